@@ -1,0 +1,64 @@
+"""The Code Agent role."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from asuka.schema import BenchTask
+from asuka.usage import Usage
+
+
+class RoundContext(BaseModel):
+    """What a code agent may see in one round.
+
+    ``prd`` is set only in round 1 of the ``prd`` start mode (the PRD-1R baseline); otherwise the
+    agent has the underspecified query and, from round 2 on, the user's feedback."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    bench_task: BenchTask
+    round: int
+    start: Literal["query", "prd"] = "query"
+    workspace: Path
+    feedback: str | None = None
+    prd: str | None = None
+    seed: int = 0
+    sandbox: str = "auto"
+    timeout_s: float = 1800.0
+
+    @property
+    def prompt(self) -> str:
+        """The instruction text a real agent receives this round."""
+        task = self.bench_task.task
+        if self.round == 1:
+            body = self.prd if self.prd else task.query
+            data = ""
+            if task.data:
+                data = "\n\nMock data is provided in the workspace: " + ", ".join(task.data)
+            return (f"{body}{data}\n\nBuild it as a self-contained web project in the current "
+                    "directory (an index.html, or a package.json with a build or start script). "
+                    "No backend and no network access at run time.")
+        return ("A user tested your web app and reports the following problems. Fix them in the "
+                f"project in the current directory.\n\n{self.feedback or ''}")
+
+
+class AgentRoundResult(BaseModel):
+    ok: bool = True
+    error: str | None = None
+    transcript: str = ""          # text log of what the agent did
+    usage: list[Usage] = Field(default_factory=list)
+    duration_s: float = 0.0
+    # backend-specific facts worth keeping (e.g. the simulator's feature states)
+    meta: dict = Field(default_factory=dict)
+
+
+@runtime_checkable
+class CodeAgent(Protocol):
+    name: str
+
+    async def run_round(self, ctx: RoundContext) -> AgentRoundResult:
+        """Edit ``ctx.workspace`` in place for this round."""
+        ...

@@ -1,0 +1,47 @@
+"""The User role: from verdicts to feedback."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
+from asuka.usage import Usage
+
+
+class Failure(BaseModel):
+    """One executed, failed criterion: what feedback must talk about."""
+
+    eval_task: EvalTask
+    index: int                 # position of the criterion within its evaluation task
+    criterion_text: str
+    verdict: Verdict
+
+
+def failures_for_feedback(task: Task, evaluation: RoundEvaluation) -> list[Failure]:
+    """Executed failures only: skipped evaluation tasks never reach the user (paper §3.1)."""
+    out: list[Failure] = []
+    for et in task.eval_tasks:
+        res = evaluation.results.get(et.id)
+        if res is None or res.status != "failed":
+            continue
+        by_id = {v.criterion_id: v for v in res.verdicts}
+        for i, crit in enumerate(et.criteria):
+            v = by_id.get(crit.id)
+            if v is not None and v.status == "fail":
+                out.append(Failure(eval_task=et, index=i, criterion_text=crit.text, verdict=v))
+    return out
+
+
+class FeedbackResult(BaseModel):
+    text: str
+    usage: list[Usage] = []
+
+
+@runtime_checkable
+class User(Protocol):
+    name: str
+
+    async def feedback(self, task: Task, evaluation: RoundEvaluation, round: int) -> FeedbackResult:
+        ...
