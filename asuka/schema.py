@@ -189,6 +189,24 @@ class EvalTask(Strict):
     criteria: list[Criterion] = Field(min_length=1)
 
 
+class Feature(Strict):
+    """A marked feature of the reference app and the evaluation tasks that depend on it.
+
+    ``tasks``: the evaluation tasks that fail when the feature is missing (exactly those:
+    ``asuka validate --mutants`` checks it). ``broken``: the ones that fail when its broken variant
+    is live (default: the same). ``type`` picks the simulator's probabilities (default: the type of
+    the heaviest task in ``tasks``)."""
+
+    tasks: list[str] = Field(min_length=1)
+    broken: list[str] | None = None
+    type: TaskType | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, data: Any) -> Any:
+        return {"tasks": data} if isinstance(data, list) else data
+
+
 class Task(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str
@@ -196,8 +214,8 @@ class Task(Strict):
     query: str = Field(min_length=1)
     data: list[str] = Field(default_factory=list)
     eval_tasks: list[EvalTask] = Field(min_length=1)
-    # feature marker name in the reference app -> evaluation tasks that fail without it
-    features: dict[str, list[str]] = Field(default_factory=dict)
+    # feature marker name in the reference app -> the evaluation tasks that fail without it
+    features: dict[str, Feature] = Field(default_factory=dict)
     reference: str | None = "reference"
     notes: str | None = None
 
@@ -206,6 +224,13 @@ class Task(Strict):
             if et.id == eval_task_id:
                 return et
         raise KeyError(eval_task_id)
+
+    def feature_type(self, name: str) -> str:
+        f = self.features[name]
+        if f.type:
+            return f.type
+        tasks = [self.eval_task(t) for t in f.tasks if any(e.id == t for e in self.eval_tasks)]
+        return max(tasks, key=lambda e: e.weight).type if tasks else "functionality"
 
     @property
     def weights(self) -> dict[str, int]:

@@ -6,6 +6,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
+from asuka.dag import feedback_view  # the gated outcome under `full`
 from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
 from asuka.usage import Usage
 
@@ -21,9 +22,10 @@ class Failure(BaseModel):
 
 def failures_for_feedback(task: Task, evaluation: RoundEvaluation) -> list[Failure]:
     """Executed failures only: skipped evaluation tasks never reach the user (paper §3.1)."""
+    view = feedback_view(evaluation)
     out: list[Failure] = []
     for et in task.eval_tasks:
-        res = evaluation.results.get(et.id)
+        res = view.get(et.id)
         if res is None or res.status != "failed":
             continue
         by_id = {v.criterion_id: v for v in res.verdicts}

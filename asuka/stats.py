@@ -1,0 +1,59 @@
+"""Benchmark statistics, as the paper reports them in §3.3 (pure)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from asuka.dag import CriterionDag
+from asuka.schema import CATEGORIES, TASK_TYPES, BenchTask
+
+# Asuka-Bench §3.3 and Figure 3, for side-by-side display.
+PAPER = {
+    "tasks": 50, "eval_tasks": 784, "criteria": 2402,
+    "eval_tasks_per_task": 15.7, "criteria_per_eval_task": 3.1,
+    "types": {"functionality": 0.628, "robustness": 0.208, "presence": 0.165},
+    "weight_mean": 2.96, "dag_depth_mean": 4.4, "dag_depth_max": 9,
+    "categories": {"utility": 0.38, "data-visualization": 0.22, "management": 0.20,
+                   "e-commerce": 0.08, "marketing": 0.06, "social": 0.06},
+}
+
+
+@dataclass
+class BenchStats:
+    tasks: int = 0
+    eval_tasks: int = 0
+    criteria: int = 0
+    checked_criteria: int = 0
+    types: dict[str, float] = field(default_factory=dict)
+    weight_mean: float = 0.0
+    dag_depth_mean: float = 0.0
+    dag_depth_max: int = 0
+    categories: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def eval_tasks_per_task(self) -> float:
+        return self.eval_tasks / self.tasks if self.tasks else 0.0
+
+    @property
+    def criteria_per_eval_task(self) -> float:
+        return self.criteria / self.eval_tasks if self.eval_tasks else 0.0
+
+
+def bench_stats(tasks: list[BenchTask]) -> BenchStats:
+    s = BenchStats(tasks=len(tasks))
+    if not tasks:
+        return s
+    ets = [et for t in tasks for et in t.task.eval_tasks]
+    s.eval_tasks = len(ets)
+    s.criteria = sum(len(et.criteria) for et in ets)
+    s.checked_criteria = sum(c.check is not None for et in ets for c in et.criteria)
+    types = Counter(et.type for et in ets)
+    s.types = {t: types[t] / len(ets) for t in TASK_TYPES}
+    s.weight_mean = sum(et.weight for et in ets) / len(ets)
+    depths = [CriterionDag.of(t.task, t.dag).depth() for t in tasks]
+    s.dag_depth_mean = sum(depths) / len(depths)
+    s.dag_depth_max = max(depths)
+    cats = Counter(t.task.category for t in tasks)
+    s.categories = {c: cats[c] / len(tasks) for c in CATEGORIES}
+    return s
