@@ -94,6 +94,76 @@ def stats(
     console.print(table)
 
 
+@app.command()
+def run(
+    task: Annotated[list[str] | None, typer.Option("--task", "-t",
+                    help="Task id (repeatable; default: every bundled task).")] = None,
+    agent: Annotated[str, typer.Option(help="Code agent backend: sim, llm, cli, replay.")] = "sim",
+    profile: Annotated[list[str] | None, typer.Option(
+        "--profile", "-p", help="Sim profile (repeatable; default: weak and strong).")] = None,
+    model: Annotated[str | None, typer.Option(help="Model for llm backends, e.g. "
+                                              "openai:gpt-4o-mini.")] = None,
+    ui: Annotated[str, typer.Option(help="UI agent: scripted, browser-use, hybrid.")] = "scripted",
+    user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
+    verbosity: Annotated[str, typer.Option(help="Feedback verbosity: low, medium, high.")] = "low",
+    rounds: Annotated[int, typer.Option(min=1, help="Round budget.")] = 3,
+    threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
+                                             help="Soft-satisfaction threshold T.")] = 0.5,
+    protocol: Annotated[str, typer.Option(help="dag, flat or full.")] = "dag",
+    start: Annotated[str, typer.Option(help="query, or prd (the PRD-1R baseline).")] = "query",
+    seed: Annotated[int, typer.Option(help="Seed (the simulator is deterministic in it).")] = 0,
+    out: Annotated[Path, typer.Option(help="Directory that holds runs.")] = Path("runs"),
+    run_id: Annotated[str | None, typer.Option(
+        help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Browser contexts at once.")] = 3,
+    cells: Annotated[int, typer.Option(min=1, help="Cells run at once.")] = 1,
+    bench: BenchOpt = None,
+) -> None:
+    """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
+    3 rounds x T=0.5), then a Table-1-style summary."""
+    import asyncio
+
+    from asuka.loop import CellSpec
+    from asuka.runner import new_run_id, run_specs, save_run_config, table1
+    from asuka.store import RunStore
+
+    root = _bench(bench)
+    tasks, problems = load_bench(root, task)
+    if problems:
+        for p in problems:
+            err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    if protocol not in ("dag", "flat", "full"):
+        raise typer.BadParameter(f"unknown protocol {protocol!r}", param_hint="--protocol")
+    if start not in ("query", "prd"):
+        raise typer.BadParameter(f"unknown start mode {start!r}", param_hint="--start")
+    if agent == "sim":
+        variants = [{"profile": p} for p in (profile or ["weak", "strong"])]
+    elif model:
+        variants = [{"model": model}]
+    else:
+        variants = [{}]
+    specs = [CellSpec(task=t.id, agent=agent, agent_options=opts, ui=ui, user=user,
+                      user_options={"verbosity": verbosity} if user == "template" else {},
+                      rounds=rounds, threshold=threshold, protocol=protocol, start=start,
+                      seed=seed, concurrency=concurrency)
+             for opts in variants for t in tasks]
+    rid = run_id or new_run_id()
+    store = RunStore(out / rid)
+    save_run_config(store, specs, root)
+    console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each")
+    summary = asyncio.run(run_specs(specs, {t.id: t for t in tasks}, store,
+                                    cell_concurrency=cells, console=console))
+    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
+    if summary.get("failed_cells"):
+        err.print(f"[red]{len(summary['failed_cells'])} cell(s) failed[/red]: "
+                  + "; ".join(summary["failed_cells"]))
+    console.print(f"run directory: {store.root}")
+    console.print(f"summary: {store.root / 'summary.json'}")
+    if summary.get("failed_cells"):
+        raise typer.Exit(1)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -120,3 +120,27 @@ def materialize(reference: Path, dest: Path, states: Mapping[str, FeatureState])
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
     return dest
+
+
+def prepare_workspace(task_root: Path, reference: str | None, data: list[str], dest: Path,
+                      states: Mapping[str, FeatureState] | None = None) -> Path:
+    """A task's reference app with feature states applied, plus its mock data under data/.
+
+    Without a reference (or with ``reference=None``) only the data is laid down: that is the
+    empty workspace a real code agent starts from."""
+    dest = Path(dest)
+    if reference:
+        materialize(Path(task_root) / reference, dest, states or {})
+    else:
+        dest.mkdir(parents=True, exist_ok=True)
+    copy_data(task_root, data, dest)
+    return dest
+
+
+def copy_data(task_root: Path, data: list[str], dest: Path) -> None:
+    """Copy the task's mock data files to the same relative paths in the workspace."""
+    for rel in data:
+        src = Path(task_root) / rel
+        target = Path(dest) / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)

@@ -27,6 +27,9 @@ class RoundContext(BaseModel):
     prd: str | None = None
     seed: int = 0
     sandbox: str = "auto"
+    # the previous round's AgentRoundResult.meta, restored from the run store on resume, so a
+    # backend can carry state (simulator feature states, a CLI session id) across rounds
+    previous_meta: dict | None = None
     timeout_s: float = 1800.0
 
     @property

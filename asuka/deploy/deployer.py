@@ -1,0 +1,356 @@
+"""Workspace in, live URL on 127.0.0.1 out.
+
+``Deployer.deploy`` never raises for a broken workspace: a missing index.html, a failing build or
+a server that never comes up all end in ``DeployResult(ok=False, error=...)`` with nothing left
+running. The caller owns the returned ``Deployment`` and must ``stop()`` it (or use ``with``).
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from asuka.deploy import detect
+from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
+from asuka.deploy.ports import HOST, PortAllocator, default_allocator
+from asuka.deploy.procs import LogBuffer, tail_lines
+from asuka.deploy.sandbox import Sandbox, SandboxProcess, build_child_env, get_sandbox
+from asuka.deploy.static import StaticServer
+
+# CLIs that ignore $PORT/$HOST and need flags instead (npm appends args to the script)
+_PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
+    "vite": lambda p, h: ["--port", str(p), "--strictPort", "--host", h],
+    "astro": lambda p, h: ["--port", str(p), "--host", h],
+    "next": lambda p, h: ["-p", str(p), "-H", h],
+    "webpack": lambda p, h: ["--port", str(p), "--host", h],
+    "webpack-dev-server": lambda p, h: ["--port", str(p), "--host", h],
+}
+_PROBE_INTERVAL = 0.2
+
+
+class DeployFailed(Exception):
+    """A step failed; the message is the result's error."""
+
+    def __init__(self, message: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
+
+class Deployment:
+    """A running deployment (or the record of a failed one): ``url`` is live until ``stop()``.
+
+    Keep a reference while the app is in use: a Deployment that is garbage-collected (or still
+    running at interpreter exit) stops itself, so no server or child outlives its owner."""
+
+    def __init__(self, result: DeployResult, cleanups: list[Callable[[], None]],
+                 server_log: LogBuffer | None = None) -> None:
+        self.result = result
+        self._server_log = server_log
+        self._lock = threading.Lock()
+        # a forgotten deployment is still torn down when collected or at interpreter exit
+        self._finalizer = weakref.finalize(self, _run_cleanups, cleanups)
+
+    @property
+    def url(self) -> str | None:
+        return self.result.url
+
+    @property
+    def ok(self) -> bool:
+        return self.result.ok
+
+    def server_log(self) -> str:
+        """Output of the started server so far (npm-start only), including after deploy."""
+        return self._server_log.text() if self._server_log else ""
+
+    def stop(self) -> None:
+        with self._lock:
+            self._finalizer()
+
+    def __enter__(self) -> Deployment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"Deployment(kind={self.result.kind!r}, ok={self.result.ok}, url={self.url!r})"
+
+
+def _run_cleanups(cleanups: list[Callable[[], None]]) -> None:
+    while cleanups:
+        try:
+            cleanups.pop()()
+        except Exception:  # noqa: BLE001 - one failed cleanup must not skip the others
+            pass
+
+
+class _Attempt:
+    """Mutable state of one deploy call: log, timings, and what to undo."""
+
+    def __init__(self, workspace: Path, kind: DeployKind) -> None:
+        self.workspace = workspace
+        self.kind: DeployKind = kind
+        self.parts: list[str] = []
+        self.timings: dict[str, float] = {}
+        self.meta: dict[str, str] = {}
+        self.cleanups: list[Callable[[], None]] = []
+        self.server_log: LogBuffer | None = None
+
+    def note(self, text: str) -> None:
+        self.parts.append(text.rstrip("\n") + "\n")
+
+    def log(self) -> str:
+        return "".join(self.parts)
+
+    def result(self, *, url: str | None = None, error: str | None = None) -> DeployResult:
+        return DeployResult(ok=error is None, kind=self.kind, url=url, log=self.log(),
+                            timings={k: round(v, 3) for k, v in self.timings.items()},
+                            error=error, meta=self.meta)
+
+
+class Deployer:
+    """Thread-safe: one Deployer may run many deploys at once (e.g. via asyncio.to_thread).
+
+    ``sandbox``: a registry name (auto, local, bwrap, docker) or a Sandbox instance.
+    ``npm_cache``: a cache dir shared by installs; default, a throwaway one per deploy."""
+
+    def __init__(self, sandbox: str | Sandbox = "auto", timeouts: DeployTimeouts | None = None,
+                 npm_cache: Path | str | None = None, ports: PortAllocator | None = None) -> None:
+        self.sandbox: Sandbox = get_sandbox(sandbox)
+        self.timeouts = timeouts or DeployTimeouts()
+        # shared between deploys (npm's cache is safe for concurrent use); None: one per deploy
+        self.npm_cache = Path(npm_cache).resolve() if npm_cache else None
+        self.ports = ports or default_allocator()
+
+    def deploy(self, workspace: Path | str) -> Deployment:
+        started = time.monotonic()
+        ws = Path(workspace).resolve()
+        attempt = _Attempt(ws, "none")
+        try:
+            url = self._deploy(attempt)
+            result = attempt.result(url=url)
+        except DeployFailed as failure:
+            result = attempt.result(error=str(failure))
+        except Exception as exc:  # noqa: BLE001 - a deploy bug must not crash the whole run
+            attempt.note(traceback.format_exc())
+            result = attempt.result(error=f"deploy crashed: {type(exc).__name__}: {exc}")
+        result.timings["total"] = round(time.monotonic() - started, 3)
+        deployment = Deployment(result, attempt.cleanups, attempt.server_log)
+        if not result.ok:
+            deployment.stop()
+        return deployment
+
+    # ------------------------------------------------------------------ steps
+
+    def _deploy(self, attempt: _Attempt) -> str:
+        ws = attempt.workspace
+        if not ws.is_dir():
+            raise DeployFailed(f"workspace {ws} is not a directory")
+        with _timed(attempt, "detect"):
+            found = detect.inspect_workspace(ws)
+        attempt.kind = found.kind
+        if found.kind == "static":
+            return self._serve_static(attempt, found.static_root)
+        if found.kind == "none":
+            raise DeployFailed(_no_project_error(ws, found))
+        attempt.meta["sandbox"] = self.sandbox.name
+        scratch = Path(tempfile.mkdtemp(prefix="asuka-deploy-"))
+        attempt.cleanups.append(lambda: shutil.rmtree(scratch, ignore_errors=True))
+        (scratch / "home").mkdir()
+        self._install(attempt, scratch)
+        if found.kind == "npm-build":
+            self._run_step(attempt, scratch, "build", ["npm", "run", "build"],
+                           self.timeouts.build)
+            output = detect.find_build_output(ws)
+            if output is not None:
+                return self._serve_static(attempt, output)
+            script = detect.pick_start_script(found.scripts, after_build=True)
+            if script is None:
+                raise DeployFailed("build succeeded but wrote no index.html (looked in dist/, "
+                                   "build/, out/) and package.json has no start, preview or "
+                                   "dev script to serve it")
+            attempt.note("build wrote no index.html; starting the app instead")
+            attempt.kind = "npm-start"
+            return self._start(attempt, scratch, script, found.scripts[script])
+        script = detect.pick_start_script(found.scripts)
+        return self._start(attempt, scratch, script, found.scripts[script])
+
+    def _env(self, scratch: Path, *, network: bool, **extra: str) -> dict[str, str]:
+        home = scratch / "home"
+        cache = self.npm_cache if (network and self.npm_cache) else home / ".npm"
+        return build_child_env({"HOME": str(home), "npm_config_cache": str(cache), **extra},
+                               network=network)
+
+    def _install(self, attempt: _Attempt, scratch: Path) -> None:
+        ws = attempt.workspace
+        if not detect.has_dependencies(ws):
+            attempt.note("package.json declares no dependencies; skipping install")
+            return
+        install = ["npm", "install", "--prefer-offline"]
+        # npm ci wipes node_modules; an existing tree (the last round's) is only topped up
+        if detect.has_lockfile(ws) and not (ws / "node_modules").is_dir():
+            try:
+                self._run_step(attempt, scratch, "install", ["npm", "ci"],
+                               self.timeouts.install, network=True)
+                return
+            except DeployFailed as failure:
+                if failure.timed_out:
+                    raise
+                # agents often edit package.json and leave the lockfile stale, which only ci
+                # refuses; hosting platforms run `npm install` anyway
+                attempt.note("npm ci failed; retrying with npm install")
+        self._run_step(attempt, scratch, "install", install, self.timeouts.install, network=True)
+
+    def _run_step(self, attempt: _Attempt, scratch: Path, step: str, argv: list[str],
+                  timeout: float, network: bool = False) -> None:
+        command = shlex.join(argv)
+        writable = [scratch] + ([self.npm_cache] if network and self.npm_cache else [])
+        if network and self.npm_cache:
+            self.npm_cache.mkdir(parents=True, exist_ok=True)
+        log = LogBuffer()
+        with _timed(attempt, step):
+            proc = self.sandbox.spawn(argv, workspace=attempt.workspace,
+                                      env=self._env(scratch, network=network), log=log,
+                                      network=network, writable=writable)
+            try:
+                code = proc.wait(timeout)
+            finally:
+                proc.stop()  # also whatever the step left running in the background
+        attempt.note(f"$ {command}\n{log.text()}")
+        if code is None:
+            raise DeployFailed(f"{step} timed out after {timeout:g}s: {command}\n"
+                               + tail_lines(log.text()), timed_out=True)
+        if code != 0:
+            raise DeployFailed(f"{step} failed (exit {code}): {command}\n"
+                               + tail_lines(log.text()))
+
+    def _serve_static(self, attempt: _Attempt, root: Path) -> str:
+        with _timed(attempt, "serve"):
+            server = None
+            for _ in range(5):
+                lease = self.ports.lease()
+                try:
+                    server = StaticServer(root, lease.port)
+                    break
+                except OSError:  # lost a race with a process outside our leases
+                    lease.release()
+            if server is None:
+                raise DeployFailed("could not bind a port for the static server")
+            attempt.cleanups += [lease.release, server.stop]
+        attempt.meta["served_dir"] = str(root.relative_to(attempt.workspace))
+        attempt.meta["port"] = str(lease.port)
+        attempt.note(f"serving {root} at {server.url}")
+        with _timed(attempt, "health"):
+            status = _wait_http(server.url, lambda s: s == 200, self.timeouts.health)
+        if status != 200:
+            raise DeployFailed(f"static server: GET / returned {status} instead of 200")
+        return server.url
+
+    def _start(self, attempt: _Attempt, scratch: Path, script: str, body: str) -> str:
+        lease = self.ports.lease()
+        attempt.cleanups.append(lease.release)
+        port, host = lease.port, self.sandbox.bind_host
+        argv = ["npm", "run", script]
+        flags = _port_flags(body, port, host)
+        if flags:
+            argv += ["--", *flags]
+        url = f"http://{HOST}:{port}/"
+        attempt.meta.update(script=script, port=str(port))
+        attempt.server_log = log = LogBuffer()
+        env = self._env(scratch, network=False, PORT=str(port), HOST=host)
+        with _timed(attempt, "start"):
+            proc = self.sandbox.spawn(argv, workspace=attempt.workspace, env=env, log=log,
+                                      network=False, writable=[scratch], expose_port=port)
+            attempt.cleanups.append(proc.stop)
+            if proc.pid is not None:  # leader of the process group stop() kills
+                attempt.meta["pid"] = str(proc.pid)
+            status = _wait_http(url, lambda s: s is not None, self.timeouts.start, proc)
+        command = shlex.join(argv)
+        attempt.note(f"$ {command}  (PORT={port} HOST={host})\n{log.text()}")
+        if status is None:
+            code = proc.poll()
+            if code is not None:
+                raise DeployFailed(f"`{command}` exited (code {code}) before serving on port "
+                                   f"{port}\n" + tail_lines(log.text()))
+            raise DeployFailed(f"`{command}` did not answer HTTP on {HOST}:{port} within "
+                               f"{self.timeouts.start:g}s (the app must listen on $PORT)\n"
+                               + tail_lines(log.text()))
+        with _timed(attempt, "health"):
+            status = _wait_http(url, lambda s: s == 200, self.timeouts.health, proc)
+        if status != 200:
+            raise DeployFailed(f"GET / returned {status} instead of 200 within "
+                               f"{self.timeouts.health:g}s\n" + tail_lines(log.text()))
+        return url
+
+
+@contextmanager
+def _timed(attempt: _Attempt, step: str) -> Iterator[None]:
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        took = time.monotonic() - started
+        attempt.timings[step] = attempt.timings.get(step, 0.0) + took
+
+
+def _no_project_error(ws: Path, found: detect.Detection) -> str:
+    if found.package_error:
+        return (f"{found.package_error}, and no index.html (root, dist/, build/, public/) "
+                f"in {ws}")
+    if (ws / "package.json").is_file():
+        return ("package.json has no build, start, dev or preview script, and no index.html "
+                f"(root, dist/, build/, public/) in {ws}")
+    return detect.NO_PROJECT_ERROR.replace("WORKSPACE", str(ws))
+
+
+def _port_flags(script_body: str, port: int, host: str) -> list[str]:
+    """Flags for the tool that runs last in the script, since npm appends args at the end."""
+    last = script_body.replace("&&", ";").replace("||", ";").split(";")[-1]
+    words = [w for w in last.split() if "=" not in w or w.startswith("-")]
+    if words and words[0] in ("npx", "pnpm", "yarn", "bunx"):
+        words = words[1:]
+    tool = words[0].rsplit("/", 1)[-1] if words else ""
+    make = _PORT_FLAGS.get(tool)
+    return make(port, host) if make else []
+
+
+_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _probe(url: str) -> int | None:
+    """HTTP status of GET url (after redirects), or None when nothing answered HTTP."""
+    try:
+        with _NO_PROXY.open(url, timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+    except Exception:  # noqa: BLE001 - http.client raises assorted errors on garbage
+        return None
+
+
+def _wait_http(url: str, good: Callable[[int | None], bool], timeout: float,
+               proc: SandboxProcess | None = None) -> int | None:
+    """Poll until ``good(status)``, the process exits, or ``timeout``; return the last status."""
+    deadline = time.monotonic() + timeout
+    status = None
+    while True:
+        status = _probe(url)
+        if good(status):
+            return status
+        if proc is not None and proc.poll() is not None:
+            return status
+        if time.monotonic() >= deadline:
+            return status
+        time.sleep(_PROBE_INTERVAL)

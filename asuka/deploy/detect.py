@@ -1,0 +1,114 @@
+"""What kind of project a workspace holds, decided from its files alone (no registry, no npm)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asuka.deploy.models import DeployKind
+
+STATIC_DIRS = ("", "dist", "build", "public")
+BUILD_OUTPUT_DIRS = ("dist", "build", "out")
+START_SCRIPTS = ("start", "dev", "preview")
+# after a build, `preview` serves the fresh output, so it beats a dev server
+START_SCRIPTS_AFTER_BUILD = ("start", "preview", "dev")
+LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json")
+# sources and templates, never the output of a build
+_NOT_OUTPUT = {"node_modules", "src", "public", ".git", ".cache", ".vite"}
+
+NO_PROJECT_ERROR = (
+    "no index.html (root, dist/, build/, public/) and no package.json in WORKSPACE"
+)
+
+
+@dataclass
+class Detection:
+    kind: DeployKind
+    static_root: Path | None = None          # set for kind == "static"
+    scripts: dict[str, str] = field(default_factory=dict)
+    package_error: str | None = None         # package.json present but unreadable
+
+
+def read_scripts(workspace: Path) -> tuple[dict[str, str] | None, str | None]:
+    """The npm scripts of package.json: (None, None) without one, (None, reason) if unreadable."""
+    pkg = workspace / "package.json"
+    if not pkg.is_file():
+        return None, None
+    try:
+        data = json.loads(pkg.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"package.json is not valid JSON: {exc}"
+    if not isinstance(data, dict):
+        return None, "package.json is not a JSON object"
+    scripts = data.get("scripts") or {}
+    if not isinstance(scripts, dict):
+        return {}, None
+    return {k: v for k, v in scripts.items() if isinstance(v, str) and v.strip()}, None
+
+
+def find_static_root(workspace: Path) -> Path | None:
+    for sub in STATIC_DIRS:
+        root = workspace / sub if sub else workspace
+        if (root / "index.html").is_file():
+            return root
+    return None
+
+
+def find_build_output(workspace: Path) -> Path | None:
+    """Where a finished build put its index.html: dist/, build/, out/, else the freshest
+    top-level folder holding one (sources such as src/ and public/ do not count)."""
+    for sub in BUILD_OUTPUT_DIRS:
+        if (workspace / sub / "index.html").is_file():
+            return workspace / sub
+    candidates = [
+        d for d in workspace.iterdir()
+        if d.is_dir() and d.name not in _NOT_OUTPUT and (d / "index.html").is_file()
+    ]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda d: (d / "index.html").stat().st_mtime)
+
+
+def pick_start_script(scripts: dict[str, str], after_build: bool = False) -> str | None:
+    for name in START_SCRIPTS_AFTER_BUILD if after_build else START_SCRIPTS:
+        if name in scripts:
+            return name
+    return None
+
+
+def inspect_workspace(workspace: Path) -> Detection:
+    """npm build beats npm start beats static: with a package.json, a root index.html is usually
+    the bundler's source entry (it imports /src/main.jsx) and would not run if served raw."""
+    workspace = Path(workspace)
+    scripts, package_error = read_scripts(workspace)
+    if scripts:
+        if "build" in scripts:
+            return Detection("npm-build", scripts=scripts)
+        if pick_start_script(scripts):
+            return Detection("npm-start", scripts=scripts)
+    static_root = find_static_root(workspace)
+    if static_root is not None:
+        return Detection("static", static_root=static_root, scripts=scripts or {})
+    return Detection("none", scripts=scripts or {}, package_error=package_error)
+
+
+def detect_kind(workspace: Path) -> DeployKind:
+    return inspect_workspace(workspace).kind
+
+
+def has_lockfile(workspace: Path) -> bool:
+    return any((workspace / name).is_file() for name in LOCKFILES)
+
+
+def has_dependencies(workspace: Path) -> bool:
+    """Whether package.json declares anything to install (unreadable counts as yes: let npm say
+    what is wrong with it)."""
+    try:
+        data = json.loads((workspace / "package.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return True
+    if not isinstance(data, dict):
+        return True
+    return any(data.get(key) for key in
+               ("dependencies", "devDependencies", "optionalDependencies", "bundleDependencies"))

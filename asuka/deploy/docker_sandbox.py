@@ -1,0 +1,119 @@
+"""The ``docker`` sandbox: each step in a throwaway ``node:20`` container (Docker SDK).
+
+The workspace and the deploy's scratch dir are mounted at their host paths, so paths in the env
+(HOME, npm cache) mean the same inside. Steps without network run with ``network_mode="none"``;
+a server must be published on 127.0.0.1:PORT, which needs the bridge network, so ``start`` has
+the network too (unlike bwrap, which bridges into an offline namespace through a unix socket).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from asuka.deploy.ports import HOST
+from asuka.deploy.procs import LogBuffer
+from asuka.deploy.sandbox import registry
+
+DEFAULT_IMAGE = "node:20"
+
+
+class DockerProcess:
+    pid: int | None = None
+
+    def __init__(self, container, log: LogBuffer) -> None:
+        self._container = container
+        self._stopped = False
+        self._lock = threading.Lock()
+        self._pump = threading.Thread(target=self._stream, args=(log,), daemon=True)
+        self._pump.start()
+
+    def _stream(self, log: LogBuffer) -> None:
+        try:
+            for chunk in self._container.logs(stream=True, follow=True):
+                log.write(chunk.decode("utf-8", errors="replace"))
+        except Exception:  # noqa: BLE001 - the container went away; the log ends here
+            pass
+
+    def poll(self) -> int | None:
+        try:
+            self._container.reload()
+        except Exception:  # noqa: BLE001 - removed container: treat as killed
+            return -9
+        if self._container.status in ("exited", "dead"):
+            return int(self._container.attrs["State"]["ExitCode"])
+        return None
+
+    def wait(self, timeout: float | None) -> int | None:
+        try:
+            status = self._container.wait(timeout=timeout)
+        except Exception:  # noqa: BLE001 - the SDK raises a requests timeout type
+            return self.poll()
+        return int(status.get("StatusCode", -1))
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        try:
+            self._container.kill()
+        except Exception:  # noqa: BLE001 - already exited
+            pass
+        try:
+            self._container.remove(force=True)
+        except Exception:  # noqa: BLE001 - already removed
+            pass
+        self._pump.join(timeout=5)
+
+
+class DockerSandbox:
+    name = "docker"
+    # a published port forwards to the container's interface, not to its loopback
+    bind_host = "0.0.0.0"
+
+    def __init__(self, image: str = DEFAULT_IMAGE, client=None) -> None:
+        self.image = image
+        self._client = client
+
+    @property
+    def client(self):
+        if self._client is None:
+            import docker
+
+            self._client = docker.from_env()
+        return self._client
+
+    def spawn(self, argv: Sequence[str], *, workspace: Path, env, log: LogBuffer, network: bool,
+              writable: Sequence[Path] = (), expose_port: int | None = None) -> DockerProcess:
+        mounts = {os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "rw"}
+                  for p in [Path(workspace), *writable]}
+        # the host's PATH means nothing in the image
+        environment = {k: v for k, v in env.items() if k != "PATH"}
+        options = dict(
+            image=self.image, command=list(argv), working_dir=os.path.realpath(workspace),
+            environment=environment, volumes=mounts, detach=True, init=True,
+            user=f"{os.getuid()}:{os.getgid()}", cap_drop=["ALL"],
+            security_opt=["no-new-privileges"], pids_limit=1024, labels={"asuka": "deploy"},
+        )
+        if expose_port is not None:
+            options["ports"] = {f"{expose_port}/tcp": (HOST, expose_port)}
+        elif not network:
+            options["network_mode"] = "none"
+        container = self.client.containers.run(**options)
+        return DockerProcess(container, log)
+
+
+def docker_available() -> bool:
+    try:
+        import docker
+
+        docker.from_env().ping()
+    except Exception:  # noqa: BLE001 - no SDK, no socket, no engine: all mean "not here"
+        return False
+    return True
+
+
+registry.register("docker")(DockerSandbox)

@@ -1,0 +1,95 @@
+"""A bridge into a sandbox without a network.
+
+A server started under ``--unshare-net`` listens on the loopback of its own network namespace,
+which the host cannot reach. A unix socket on a bind-mounted path crosses that boundary, so:
+
+    browser -> 127.0.0.1:P (TcpToUnixForwarder, here) -> relay.sock -> RELAY_JS (in the sandbox)
+            -> 127.0.0.1:P inside the sandbox -> the app
+
+Connections only ever go inwards: the sandbox gets nothing it could dial out through.
+"""
+
+from __future__ import annotations
+
+import socket
+import socketserver
+import threading
+from pathlib import Path
+
+from asuka.deploy.ports import HOST
+
+RELAY_JS = r"""
+// Runs inside the sandbox: accept on a unix socket, connect to the app on sandbox loopback.
+const net = require("net");
+const fs = require("fs");
+const [sock, port] = process.argv.slice(2);
+try { fs.unlinkSync(sock); } catch (e) {}
+net.createServer((outer) => {
+  const inner = net.connect(Number(port), "127.0.0.1");
+  outer.pipe(inner);
+  inner.pipe(outer);
+  inner.on("error", () => outer.destroy());
+  outer.on("error", () => inner.destroy());
+}).listen(sock);
+"""
+
+
+def write_relay(directory: Path) -> tuple[Path, Path]:
+    """Write the relay script into ``directory``; return (script, socket path)."""
+    script = directory / "relay.cjs"
+    script.write_text(RELAY_JS, encoding="utf-8")
+    return script, directory / "relay.sock"
+
+
+def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    try:
+        while data := src.recv(65536):
+            dst.sendall(data)
+    except OSError:
+        pass
+    finally:
+        # half-close so the other direction can finish its response
+        try:
+            dst.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    server: _Server
+
+    def handle(self) -> None:
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            upstream.connect(str(self.server.unix_path))
+        except OSError:
+            # relay not up yet: closing without a byte reads as "not ready" to the health probe
+            upstream.close()
+            return
+        back = threading.Thread(target=_pipe, args=(upstream, self.request), daemon=True)
+        back.start()
+        _pipe(self.request, upstream)
+        back.join()
+        upstream.close()
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    unix_path: Path
+
+
+class TcpToUnixForwarder:
+    def __init__(self, port: int, unix_path: Path) -> None:
+        self._server = _Server((HOST, port), _Handler)
+        self._server.unix_path = unix_path
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+            name=f"deploy-forward-{port}", daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)

@@ -1,0 +1,90 @@
+"""One evaluation of one artifact: deploy the workspace, open the UI agent, walk the DAG.
+
+This is where the roles meet the protocol engine; the closed loop and ``validate --mutants``
+both call it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from asuka.dag import CriterionDag, apply_gating, run_protocol
+from asuka.deploy import Deployer, DeployResult
+from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
+from asuka.uiagents import UIAgent
+from asuka.usage import Usage
+
+
+@dataclass
+class EvalSettings:
+    protocol: str = "dag"
+    threshold: float = 0.5
+    concurrency: int = 3
+    max_retry: int = 3
+
+
+@dataclass
+class EvalOutcome:
+    evaluation: RoundEvaluation
+    deploy: DeployResult
+    usage: list[Usage] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def deploy_failure(bench_task: BenchTask, settings: EvalSettings,
+                   deploy: DeployResult) -> RoundEvaluation:
+    """A failed deploy fails every criterion with the deploy's reason (and crashes nothing)."""
+    reason = f"deploy failed: {deploy.error or 'unknown reason'}"
+    results = {
+        et.id: EvalTaskResult(
+            eval_task_id=et.id, status="failed", attempts=1,
+            verdicts=[Verdict(criterion_id=c.id, status="fail", reason=reason, backend="deploy")
+                      for c in et.criteria])
+        for et in bench_task.task.eval_tasks}
+    gated = None
+    if settings.protocol == "full":
+        gated = apply_gating(results, CriterionDag.of(bench_task.task, bench_task.dag),
+                             settings.threshold)
+    return RoundEvaluation(protocol=settings.protocol, threshold=settings.threshold,
+                           results=results, gated=gated, deploy_ok=False,
+                           deploy_error=deploy.error)
+
+
+async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgent,
+                          settings: EvalSettings, evidence_dir: Path | None = None
+                          ) -> tuple[RoundEvaluation, list[Usage]]:
+    """Run the protocol against an app already served at ``base_url``."""
+    data_dir = Path(bench_task.root) / "data"
+    session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir)
+    try:
+        dag = CriterionDag.of(bench_task.task, bench_task.dag)
+        evaluation = await run_protocol(
+            bench_task.task, dag, session.evaluate, protocol=settings.protocol,
+            threshold=settings.threshold, concurrency=settings.concurrency,
+            max_retry=settings.max_retry)
+        return evaluation, list(session.usage())
+    finally:
+        await session.close()
+
+
+async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: UIAgent,
+                             deployer: Deployer, settings: EvalSettings,
+                             evidence_dir: Path | None = None) -> EvalOutcome:
+    """Deploy ``workspace``, evaluate it, and always tear the deployment down."""
+    t0 = time.perf_counter()
+    deployment = await asyncio.to_thread(deployer.deploy, Path(workspace))
+    t_deploy = time.perf_counter() - t0
+    try:
+        result = deployment.result
+        if not result.ok or not result.url:
+            ev = deploy_failure(bench_task, settings, result)
+            return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
+        t1 = time.perf_counter()
+        ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
+                                          evidence_dir)
+        return EvalOutcome(ev, result, usage,
+                           {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
+    finally:
+        await asyncio.to_thread(deployment.stop)

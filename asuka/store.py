@@ -1,0 +1,191 @@
+"""The run store: a deterministic directory tree plus an SQLite index (DESIGN.md §6).
+
+    runs/<run_id>/run.json                 the run's settings
+    runs/<run_id>/index.sqlite             cells and rounds, for listing and resume
+    runs/<run_id>/summary.json             metrics (written by the runner)
+    runs/<run_id>/<cell_id>/cell.json      the cell's settings
+    runs/<run_id>/<cell_id>/round-<r>/     workspace/ agent.json deploy.log verdicts.json
+                                           feedback.md evidence/ usage.json timings.json DONE
+    runs/<run_id>/<cell_id>/result.json    written last: the cell is finished
+
+A round counts only once its DONE marker exists; a round directory without one is from a crash
+and is moved aside (never deleted, never overwritten) before the round is redone.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from asuka.codeagents.base import AgentRoundResult
+from asuka.deploy import DeployResult
+from asuka.schema import RoundEvaluation
+
+SCHEMA = """
+create table if not exists cells (
+  cell_id text primary key, spec text not null, status text not null,
+  rounds_done integer not null default 0, updated_at real not null);
+create table if not exists rounds (
+  cell_id text not null, round integer not null, task_pass real, criteria_pass real,
+  executed integer, skipped integer, errored integer, deploy_ok integer, duration_s real,
+  primary key (cell_id, round));
+"""
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Atomic write: a crash leaves the old file or the new one, never half of one."""
+    tmp = path.with_name(path.name + ".tmp")
+    text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) \
+        else json.dumps(data, indent=2, sort_keys=False, default=str)
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+class RoundRecord(BaseModel):
+    """Everything the scorer and the report need from one finished round."""
+
+    round: int
+    evaluation: RoundEvaluation
+    agent: AgentRoundResult
+    deploy: DeployResult | None = None
+    feedback: str = ""
+    timings: dict[str, float] = {}
+
+
+class RunStore:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.db_path = self.root / "index.sqlite"
+        with closing(self._db()) as db:
+            db.executescript(SCHEMA)
+
+    def _db(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
+        db.execute("pragma journal_mode=wal")
+        return db
+
+    # ---------------------------------------------------------------- cells
+
+    def cell_dir(self, cell_id: str) -> Path:
+        return self.root / cell_id
+
+    def round_dir(self, cell_id: str, r: int) -> Path:
+        return self.cell_dir(cell_id) / f"round-{r}"
+
+    def start_cell(self, cell_id: str, spec: dict) -> None:
+        d = self.cell_dir(cell_id)
+        d.mkdir(parents=True, exist_ok=True)
+        existing = d / "cell.json"
+        if existing.exists() and read_json(existing) != spec:
+            raise ValueError(f"cell {cell_id} exists in {self.root} with other settings; "
+                             "use another run id")
+        write_json(existing, spec)
+        with closing(self._db()) as db:
+            db.execute("insert into cells(cell_id, spec, status, updated_at) values (?,?,?,?) "
+                       "on conflict(cell_id) do nothing",
+                       (cell_id, json.dumps(spec, sort_keys=True), "running", time.time()))
+
+    def is_finished(self, cell_id: str) -> bool:
+        return (self.cell_dir(cell_id) / "result.json").exists()
+
+    def finish_cell(self, cell_id: str, result: dict) -> None:
+        write_json(self.cell_dir(cell_id) / "result.json", result)
+        with closing(self._db()) as db:
+            db.execute("update cells set status=?, updated_at=? where cell_id=?",
+                       ("done", time.time(), cell_id))
+
+    def cell_result(self, cell_id: str) -> dict | None:
+        p = self.cell_dir(cell_id) / "result.json"
+        return read_json(p) if p.exists() else None
+
+    # ---------------------------------------------------------------- rounds
+
+    def completed_rounds(self, cell_id: str) -> int:
+        """Rounds 1..k that are complete; an incomplete round after them is moved aside."""
+        k = 0
+        while (self.round_dir(cell_id, k + 1) / "DONE").exists():
+            k += 1
+        stale = self.round_dir(cell_id, k + 1)
+        if stale.exists():
+            n = 1
+            while stale.with_name(f"{stale.name}.aborted-{n}").exists():
+                n += 1
+            stale.rename(stale.with_name(f"{stale.name}.aborted-{n}"))
+        return k
+
+    def begin_round(self, cell_id: str, r: int) -> Path:
+        d = self.round_dir(cell_id, r)
+        if (d / "DONE").exists():
+            raise FileExistsError(f"round {r} of {cell_id} is already complete; not overwriting")
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def snapshot_workspace(self, cell_id: str, r: int, workspace: Path) -> Path:
+        dest = self.round_dir(cell_id, r) / "workspace"
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(workspace, dest, symlinks=True,
+                        ignore=shutil.ignore_patterns("node_modules", ".git"))
+        return dest
+
+    def finish_round(self, cell_id: str, rec: RoundRecord, task_pass: float | None = None,
+                     criteria_pass: float | None = None) -> None:
+        d = self.round_dir(cell_id, rec.round)
+        write_json(d / "verdicts.json", rec.evaluation)
+        write_json(d / "agent.json", rec.agent)
+        if rec.deploy is not None:
+            (d / "deploy.log").write_text(rec.deploy.log or "", encoding="utf-8")
+            write_json(d / "deploy.json", rec.deploy.model_copy(update={"log": ""}))
+        (d / "feedback.md").write_text(rec.feedback, encoding="utf-8")
+        usage = [u.model_dump() for u in rec.agent.usage]
+        write_json(d / "usage.json", usage)
+        write_json(d / "timings.json", rec.timings)
+        (d / "DONE").write_text(f"{time.time()}\n")
+        res = rec.evaluation.results
+        with closing(self._db()) as db:
+            db.execute(
+                "insert or replace into rounds values (?,?,?,?,?,?,?,?,?)",
+                (cell_id, rec.round, task_pass, criteria_pass,
+                 sum(r.status in ("passed", "failed") for r in res.values()),
+                 sum(r.status == "skipped" for r in res.values()),
+                 sum(r.status == "error" for r in res.values()),
+                 int(rec.evaluation.deploy_ok), sum(rec.timings.values())))
+            db.execute("update cells set rounds_done=?, updated_at=? where cell_id=?",
+                       (rec.round, time.time(), cell_id))
+
+    def load_round(self, cell_id: str, r: int) -> RoundRecord:
+        d = self.round_dir(cell_id, r)
+        deploy = None
+        if (d / "deploy.json").exists():
+            deploy = DeployResult.model_validate(read_json(d / "deploy.json"))
+            log = d / "deploy.log"
+            deploy.log = log.read_text(encoding="utf-8") if log.exists() else ""
+        return RoundRecord(
+            round=r,
+            evaluation=RoundEvaluation.model_validate(read_json(d / "verdicts.json")),
+            agent=AgentRoundResult.model_validate(read_json(d / "agent.json")),
+            deploy=deploy,
+            feedback=(d / "feedback.md").read_text(encoding="utf-8"),
+            timings=read_json(d / "timings.json"),
+        )
+
+    def load_rounds(self, cell_id: str) -> list[RoundRecord]:
+        k = 0
+        while (self.round_dir(cell_id, k + 1) / "DONE").exists():
+            k += 1
+        return [self.load_round(cell_id, r) for r in range(1, k + 1)]
+
+    def cells(self) -> list[str]:
+        return sorted(p.parent.name for p in self.root.glob("*/cell.json"))
