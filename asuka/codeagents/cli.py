@@ -1,0 +1,259 @@
+"""The "cli" code agent: runs an external agent CLI (Claude Code, aider, codex, opencode,
+OpenHands, or a custom command) in the workspace, one process per round.
+
+The adapters are data (cli_agents.yaml): how the command line is built for round 1 and for a
+continued session, how the prompt is passed, where the transcript goes, which environment
+variables the tool needs. The process runs with cwd = workspace in its own process group; on
+timeout the whole group is killed. It runs on the host (asuka/deploy has no Sandbox yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shlex
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from asuka.codeagents import registry
+from asuka.codeagents.base import AgentRoundResult, RoundContext
+from asuka.codeagents.tools import kill_group
+from asuka.usage import Usage
+
+ADAPTERS_FILE = Path(__file__).with_name("cli_agents.yaml")
+BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "SHELL", "TZ",
+            "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|model|workspace|round)\}")
+MAX_STREAM_BYTES = 4_000_000
+
+
+class CLIAdapter(BaseModel):
+    """One entry of cli_agents.yaml (see the comments there)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    binary: str | list[str]
+    prompt_via: Literal["arg", "stdin", "file"] = "arg"
+    first: list[str]
+    continue_: list[str] | None = Field(default=None, alias="continue")
+    model_args: list[str] = Field(default_factory=list)
+    transcript: str | dict[str, str] = "stdout"
+    usage: str | None = None
+    env: list[str] = Field(default_factory=list)
+    env_set: dict[str, str] = Field(default_factory=dict)
+    model_env: str | None = None
+
+
+def load_adapters(path: Path | None = None) -> dict[str, CLIAdapter]:
+    data = yaml.safe_load((path or ADAPTERS_FILE).read_text()) or {}
+    return {name: CLIAdapter.model_validate(entry) for name, entry in data.items()}
+
+
+class Invocation(BaseModel):
+    argv: list[str]
+    stdin: str | None = None
+    env: dict[str, str]
+    continued: bool
+    prompt: str
+
+
+def _fill(token: str, values: dict[str, str]) -> str:
+    return PLACEHOLDER.sub(lambda m: values.get(m.group(1), ""), token)
+
+
+def claude_usage(stdout: str, model: str) -> list[Usage]:
+    """Usage from Claude Code's final ``result`` event (stream-json / json output)."""
+    for line in reversed(stdout.splitlines()):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(ev, dict) and ev.get("type") == "result":
+            u = ev.get("usage") or {}
+            read = int(u.get("cache_read_input_tokens") or 0)
+            write = int(u.get("cache_creation_input_tokens") or 0)
+            return [Usage(role="code-agent", model=model, calls=int(ev.get("num_turns") or 1),
+                          input_tokens=int(u.get("input_tokens") or 0) + read + write,
+                          output_tokens=int(u.get("output_tokens") or 0), cached_tokens=read,
+                          latency_s=float(ev.get("duration_ms") or 0) / 1000,
+                          cost_usd=ev.get("total_cost_usd"))]
+    return []
+
+
+async def run_process(argv: list[str], cwd: Path, env: dict[str, str], stdin: str | None,
+                      timeout_s: float) -> tuple[int | None, str, str, bool]:
+    """Run argv in its own process group; returns (exit code, stdout, stderr, timed_out).
+    Output read before a timeout is kept."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, cwd=str(cwd), env=env, start_new_session=True,
+        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    bufs = (bytearray(), bytearray())
+
+    async def pump(stream: asyncio.StreamReader, buf: bytearray) -> None:
+        while chunk := await stream.read(65536):
+            buf.extend(chunk)
+            if len(buf) > MAX_STREAM_BYTES:  # keep the tail, where the outcome is
+                del buf[: len(buf) - MAX_STREAM_BYTES]
+
+    pumps = [asyncio.create_task(pump(s, b)) for s, b in zip((proc.stdout, proc.stderr), bufs)]
+    if stdin is not None and proc.stdin is not None:
+        try:
+            proc.stdin.write(stdin.encode())
+            await proc.stdin.drain()
+            proc.stdin.close()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+    timed_out = False
+    try:
+        await asyncio.wait_for(proc.wait(), timeout_s)
+    except asyncio.TimeoutError:
+        timed_out = True
+        kill_group(proc.pid)
+        await proc.wait()
+    done, pending = await asyncio.wait(pumps, timeout=5)  # a setsid'd grandchild may hold a pipe
+    for t in pending:
+        t.cancel()
+    out, err = (b.decode("utf-8", "replace") for b in bufs)
+    return (None if timed_out else proc.returncode), out, err, timed_out
+
+
+class CLICodeAgent:
+    name = "cli"
+
+    def __init__(self, tool: str = "claude-code", *, model: str | None = None,
+                 command: str | None = None, continue_command: str | None = None,
+                 binary: str | list[str] | None = None,
+                 prompt_via: Literal["arg", "stdin", "file"] | None = None,
+                 timeout_s: float | None = None, continue_session: bool = True,
+                 pass_env: list[str] | None = None, env_set: dict[str, str] | None = None,
+                 transcript: str | dict[str, str] | None = None,
+                 adapters_file: str | Path | None = None) -> None:
+        if tool == "custom":
+            if not command:
+                raise ValueError("tool='custom' needs command='my-agent ... {prompt}'")
+            first = shlex.split(command)
+            adapter = CLIAdapter(binary=first[0], first=first[1:],
+                                 continue_=shlex.split(continue_command)[1:]
+                                 if continue_command else None)
+        else:
+            adapters = load_adapters(Path(adapters_file) if adapters_file else None)
+            if tool not in adapters:
+                raise ValueError(f"unknown CLI agent {tool!r}; known: "
+                                 f"{', '.join(sorted(adapters))}, custom")
+            adapter = adapters[tool]
+        update: dict[str, Any] = {}
+        if binary is not None:
+            update["binary"] = binary
+        if prompt_via is not None:
+            update["prompt_via"] = prompt_via
+        if transcript is not None:
+            update["transcript"] = transcript
+        if pass_env:
+            update["env"] = [*adapter.env, *pass_env]
+        if env_set:
+            update["env_set"] = {**adapter.env_set, **env_set}
+        self.adapter = adapter.model_copy(update=update)
+        if self.adapter.prompt_via == "arg" and not any("{prompt}" in t for t in
+                                                        self.adapter.first):
+            raise ValueError(f"{tool}: the command has no {{prompt}} placeholder")
+        self.tool, self.model = tool, model
+        self.timeout_s = timeout_s
+        self.continue_session = continue_session
+
+    # ------------------------------------------------------------ command line
+    def build(self, ctx: RoundContext, prompt_file: Path | None = None) -> Invocation:
+        """The command line, stdin and environment for this round (no side effects)."""
+        a = self.adapter
+        continued = bool(ctx.round > 1 and self.continue_session and a.continue_ is not None)
+        prompt = ctx.prompt
+        if ctx.round > 1 and not continued:  # a new session must be told the original request
+            prompt = f"The original request was:\n\n{ctx.bench_task.task.query}\n\n{prompt}"
+        workspace = str(Path(ctx.workspace).resolve())
+        values = {"prompt": prompt, "prompt_file": str(prompt_file or ""),
+                  "model": self.model or "", "workspace": workspace, "round": str(ctx.round)}
+        argv = list(a.binary) if isinstance(a.binary, list) else [a.binary]
+        for token in (a.continue_ if continued else a.first) or []:
+            if token == "{model_args}":
+                if self.model:
+                    argv += [_fill(t, values) for t in a.model_args]
+            else:
+                argv.append(_fill(token, values))
+        env = {k: os.environ[k] for k in BASE_ENV if k in os.environ}
+        # The agent under test is trusted with its own provider key(s): pass those through.
+        env.update({k: os.environ[k] for k in a.env if k in os.environ})
+        env.update({k: _fill(v, values) for k, v in a.env_set.items()})
+        if a.model_env and self.model:
+            env[a.model_env] = self.model
+        return Invocation(argv=argv, stdin=prompt if a.prompt_via == "stdin" else None,
+                          env=env, continued=continued, prompt=prompt)
+
+    # ------------------------------------------------------------ the round
+    def _transcript_file(self, workspace: Path) -> Path | None:
+        t = self.adapter.transcript
+        return workspace / t["file"] if isinstance(t, dict) and "file" in t else None
+
+    async def run_round(self, ctx: RoundContext) -> AgentRoundResult:
+        t0 = time.monotonic()
+        workspace = Path(ctx.workspace)
+        workspace.mkdir(parents=True, exist_ok=True)
+        tfile = self._transcript_file(workspace)
+        offset = tfile.stat().st_size if tfile and tfile.is_file() else 0
+        timeout = self.timeout_s if self.timeout_s is not None else ctx.timeout_s
+        with tempfile.TemporaryDirectory(prefix="asuka-prompt-") as tmp:
+            prompt_file = Path(tmp) / f"prompt-round-{ctx.round}.md"
+            inv = self.build(ctx, prompt_file)
+            prompt_file.write_text(inv.prompt, "utf-8")
+            try:
+                code, out, err, timed_out = await run_process(inv.argv, workspace, inv.env,
+                                                              inv.stdin, timeout)
+            except (FileNotFoundError, PermissionError) as exc:
+                return AgentRoundResult(
+                    ok=False, duration_s=time.monotonic() - t0,
+                    error=f"cannot run {inv.argv[0]!r} for {self.tool}: {exc.strerror or exc} "
+                          "(install it, or set the `binary` option)",
+                    meta={"argv": inv.argv, "tool": self.tool})
+        if tfile and tfile.is_file():
+            with tfile.open("rb") as fh:
+                fh.seek(offset)
+                body = fh.read().decode("utf-8", "replace")
+        else:
+            body = out
+        parts = [f"## round {ctx.round}: {self.tool} "
+                 f"({'continued session' if inv.continued else 'new session'})",
+                 f"$ {shlex.join(inv.argv)}" if len(shlex.join(inv.argv)) < 4000 else
+                 f"$ {inv.argv[0]} ... ({len(inv.argv)} args)", body.rstrip()]
+        if tfile and out.strip():
+            parts.append("[stdout]\n" + out.rstrip()[-8000:])
+        if err.strip():
+            parts.append("[stderr]\n" + err.rstrip()[-8000:])
+        error = None
+        if timed_out:
+            error = f"{self.tool} timed out after {timeout}s (process group killed)"
+            parts.append(f"[timeout] {error}")
+        elif code != 0:
+            error = f"{self.tool} exited with code {code}"
+        usage = claude_usage(out, self.model or "") if self.adapter.usage == \
+            "claude-stream-json" else []
+        return AgentRoundResult(
+            ok=error is None, error=error, transcript="\n".join(parts), usage=usage,
+            duration_s=time.monotonic() - t0,
+            meta={"tool": self.tool, "argv": inv.argv, "exit_code": code,
+                  "timed_out": timed_out, "continued": inv.continued})
+
+
+@registry.register("cli")
+def make_cli_agent(tool: str = "claude-code", model: str | None = None,
+                   command: str | None = None, timeout_s: float | None = None,
+                   **options: Any) -> CLICodeAgent:
+    return CLICodeAgent(tool, model=model, command=command, timeout_s=timeout_s, **options)

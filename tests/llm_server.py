@@ -1,0 +1,254 @@
+"""A scripted fake LLM server for tests: OpenAI-compatible and Anthropic-style in one.
+
+``POST /v1/chat/completions`` answers in the OpenAI chat format, ``POST /v1/messages`` in the
+Anthropic messages format. Each request pops the next reply from a queue the test fills with
+``server.script(...)``; a reply is written in a provider-neutral form (``text``, ``tool_calls``,
+``json_reply``, ``error``, ``malformed``, ``raw``) and rendered for whichever endpoint was called,
+so one script serves both providers. Every request is recorded (path, headers, JSON body) for
+assertions. Standard library only; binds 127.0.0.1 on a free port.
+
+The ``llm_server`` fixture starts one per test, sets dummy keys in the environment and stops it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+DUMMY_OPENAI_KEY = "sk-test-dummy-openai-0000"
+DUMMY_ANTHROPIC_KEY = "sk-ant-test-dummy-0000"
+
+
+@dataclass
+class Reply:
+    """One scripted answer. ``kind``: text | tool_calls | error | raw."""
+
+    kind: str = "text"
+    text: str = ""
+    calls: list[tuple[str, dict]] = field(default_factory=list)
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes | dict | None = None     # for error (dict/message) and raw (bytes or dict)
+    usage: dict[str, int] | None = None  # neutral: input (incl. cached), output, cached
+    delay_s: float = 0.0
+    stop: str | None = None              # override the stop reason
+
+
+def text(content: str, *, usage: dict | None = None, delay_s: float = 0.0,
+         stop: str | None = None) -> Reply:
+    return Reply("text", text=content, usage=usage, delay_s=delay_s, stop=stop)
+
+
+def json_reply(obj: Any, **kw: Any) -> Reply:
+    return text(json.dumps(obj), **kw)
+
+
+def tool_calls(*calls: tuple[str, dict], content: str = "", usage: dict | None = None) -> Reply:
+    """``tool_calls(("write_file", {"path": "a", "content": "b"}), ...)``"""
+    return Reply("tool_calls", text=content, calls=list(calls), usage=usage)
+
+
+def error(status: int, message: str = "scripted error", *, retry_after: str | None = None,
+          delay_s: float = 0.0) -> Reply:
+    headers = {"retry-after": retry_after} if retry_after is not None else {}
+    return Reply("error", status=status, headers=headers, body={"message": message},
+                 delay_s=delay_s)
+
+
+def malformed(status: int = 200) -> Reply:
+    """A JSON content type whose body is not JSON."""
+    return Reply("raw", status=status, body=b'{"id": "oops", "choices": [ this is not json',
+                 headers={"content-type": "application/json"})
+
+
+def raw(body: dict | bytes, status: int = 200, headers: dict | None = None) -> Reply:
+    """Send ``body`` exactly as given (a dict is JSON-encoded), whatever the endpoint."""
+    return Reply("raw", status=status, body=body, headers=dict(headers or {}))
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]  # lower-case names
+    body: Any
+    at: float
+
+
+# ---------------------------------------------------------------- rendering per provider
+
+def _openai(reply: Reply, req: dict, n: int) -> dict:
+    u = reply.usage or {"input": 10, "output": 5, "cached": 0}
+    msg: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+    finish = "stop"
+    if reply.kind == "tool_calls":
+        msg["tool_calls"] = [
+            {"id": f"call_{n}_{i}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in enumerate(reply.calls)
+        ]
+        finish = "tool_calls"
+    return {
+        "id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
+        "model": req.get("model", "fake"),
+        "choices": [{"index": 0, "message": msg, "finish_reason": reply.stop or finish,
+                     "logprobs": None}],
+        "usage": {"prompt_tokens": u.get("input", 0), "completion_tokens": u.get("output", 0),
+                  "total_tokens": u.get("input", 0) + u.get("output", 0),
+                  "prompt_tokens_details": {"cached_tokens": u.get("cached", 0)}},
+    }
+
+
+def _anthropic(reply: Reply, req: dict, n: int) -> dict:
+    u = reply.usage or {"input": 10, "output": 5, "cached": 0}
+    content: list[dict] = []
+    if reply.text:
+        content.append({"type": "text", "text": reply.text})
+    stop = "end_turn"
+    if reply.kind == "tool_calls":
+        content += [{"type": "tool_use", "id": f"toolu_{n}_{i}", "name": name, "input": args}
+                    for i, (name, args) in enumerate(reply.calls)]
+        stop = "tool_use"
+    return {
+        "id": f"msg_{n}", "type": "message", "role": "assistant",
+        "model": req.get("model", "fake"), "content": content,
+        "stop_reason": reply.stop or stop, "stop_sequence": None,
+        "usage": {"input_tokens": u.get("input", 0) - u.get("cached", 0),
+                  "output_tokens": u.get("output", 0),
+                  "cache_read_input_tokens": u.get("cached", 0),
+                  "cache_creation_input_tokens": 0},
+    }
+
+
+def _error_body(path: str, status: int, message: str) -> dict:
+    if path.endswith("/messages"):
+        kind = {401: "authentication_error", 403: "permission_error", 404: "not_found_error",
+                429: "rate_limit_error"}.get(status, "api_error")
+        return {"type": "error", "error": {"type": kind, "message": message}}
+    return {"error": {"message": message, "type": "scripted", "code": str(status)}}
+
+
+class ScriptedLLMServer:
+    """Threaded HTTP server answering from a queue of scripted replies."""
+
+    def __init__(self) -> None:
+        self._queue: deque[Reply | Callable[[Recorded], Reply]] = deque()
+        self._lock = threading.Lock()
+        self.requests: list[Recorded] = []
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        kwargs={"poll_interval": 0.02}, daemon=True)
+
+    # -- test-facing API
+    @property
+    def openai_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:  # the SDK appends /v1/messages itself
+        return f"http://127.0.0.1:{self.port}"
+
+    def base_url(self, provider: str) -> str:
+        return self.openai_base_url if provider == "openai" else self.anthropic_base_url
+
+    def script(self, *replies: Reply | Callable[[Recorded], Reply]) -> ScriptedLLMServer:
+        with self._lock:
+            self._queue.extend(replies)
+        return self
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def bodies(self) -> list[Any]:
+        return [r.body for r in self.requests]
+
+    def start(self) -> ScriptedLLMServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    # -- the handler
+    def _next(self, rec: Recorded) -> Reply:
+        with self._lock:
+            self.requests.append(rec)
+            item = self._queue.popleft() if self._queue else None
+        if item is None:  # loud and not retryable: the test forgot a reply
+            return error(418, "fake server: script exhausted")
+        return item(rec) if callable(item) else item
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                n = int(self.headers.get("content-length") or 0)
+                data = self.rfile.read(n) if n else b""
+                try:
+                    body = json.loads(data) if data else None
+                except ValueError:
+                    body = data.decode("utf-8", "replace")
+                rec = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()},
+                               body, time.monotonic())
+                reply = server._next(rec)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                path = self.path.split("?")[0]
+                req = body if isinstance(body, dict) else {}
+                n_req = len(server.requests)
+                if reply.kind == "raw":
+                    payload = reply.body if isinstance(reply.body, bytes) else json.dumps(
+                        reply.body).encode()
+                elif reply.kind == "error":
+                    msg = (reply.body or {}).get("message", "error")
+                    payload = json.dumps(_error_body(path, reply.status, msg)).encode()
+                elif path.endswith("/chat/completions"):
+                    payload = json.dumps(_openai(reply, req, n_req)).encode()
+                elif path.endswith("/messages"):
+                    payload = json.dumps(_anthropic(reply, req, n_req)).encode()
+                else:
+                    reply = error(404, f"fake server: unknown path {path}")
+                    payload = json.dumps(_error_body(path, 404, "unknown path")).encode()
+                headers = {"content-type": "application/json", **reply.headers}
+                try:
+                    self.send_response(reply.status)
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.send_header("content-length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):  # the client timed out
+                    pass
+
+        return Handler
+
+
+@pytest.fixture
+def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedLLMServer]:
+    """A running scripted server; dummy API keys set, base-url env vars cleared."""
+    monkeypatch.setenv("OPENAI_API_KEY", DUMMY_OPENAI_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", DUMMY_ANTHROPIC_KEY)
+    for var in ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
+        monkeypatch.delenv(var, raising=False)
+    server = ScriptedLLMServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
