@@ -9,7 +9,7 @@ setup:
 
 run: setup
 	$(PY) -m asuka.cli validate
-	$(PY) -m asuka.cli stats
+	$(PY) -m asuka.cli run $(RUN_ARGS)
 
 test: setup
 	$(PY) -m pytest -q -ra $(PYTEST_ARGS)
