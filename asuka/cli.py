@@ -50,6 +50,18 @@ def validate(
             raise typer.Exit(1)
 
 
+def _parse_opts(pairs: list[str]) -> dict:
+    import yaml
+
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--agent-opt")
+        out[key] = yaml.safe_load(value)
+    return out
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -101,10 +113,19 @@ def run(
     agent: Annotated[str, typer.Option(help="Code agent backend: sim, llm, cli, replay.")] = "sim",
     profile: Annotated[list[str] | None, typer.Option(
         "--profile", "-p", help="Sim profile (repeatable; default: weak and strong).")] = None,
-    model: Annotated[str | None, typer.Option(help="Model for llm backends, e.g. "
-                                              "openai:gpt-4o-mini.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model of the code agent (llm, cli), e.g. "
+                                              "openai:gpt-4o-mini or "
+                                              "openai:qwen@http://127.0.0.1:8000/v1.")] = None,
+    tool: Annotated[str | None, typer.Option(help="CLI agent for --agent cli: claude-code, "
+                                             "openhands, aider, codex, opencode.")] = None,
+    agent_opt: Annotated[list[str] | None, typer.Option(
+        "--agent-opt", help="Extra code-agent option KEY=VALUE (repeatable, YAML values).")] = None,
     ui: Annotated[str, typer.Option(help="UI agent: scripted, browser-use, hybrid.")] = "scripted",
+    ui_model: Annotated[str | None, typer.Option(
+        help="Model of an LLM UI agent (default: --model).")] = None,
     user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
+    user_model: Annotated[str | None, typer.Option(
+        help="Model of the llm user (default: --model).")] = None,
     verbosity: Annotated[str, typer.Option(help="Feedback verbosity: low, medium, high.")] = "low",
     rounds: Annotated[int, typer.Option(min=1, help="Round budget.")] = 3,
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
@@ -137,14 +158,26 @@ def run(
         raise typer.BadParameter(f"unknown protocol {protocol!r}", param_hint="--protocol")
     if start not in ("query", "prd"):
         raise typer.BadParameter(f"unknown start mode {start!r}", param_hint="--start")
+    extra = _parse_opts(agent_opt or [])
     if agent == "sim":
-        variants = [{"profile": p} for p in (profile or ["weak", "strong"])]
-    elif model:
-        variants = [{"model": model}]
+        variants = [{"profile": p, **extra} for p in (profile or ["weak", "strong"])]
     else:
-        variants = [{}]
-    specs = [CellSpec(task=t.id, agent=agent, agent_options=opts, ui=ui, user=user,
-                      user_options={"verbosity": verbosity} if user == "template" else {},
+        variants = [{**({"model": model} if model else {}), **({"tool": tool} if tool else {}),
+                     **extra}]
+    ui_options: dict = {}
+    if ui in ("browser-use", "hybrid"):
+        if not (ui_model or model):
+            raise typer.BadParameter(f"--ui {ui} needs --ui-model (or --model)",
+                                     param_hint="--ui-model")
+        ui_options = {"model": ui_model or model}
+    user_options: dict = {"verbosity": verbosity}
+    if user == "llm":
+        if not (user_model or model):
+            raise typer.BadParameter("--user llm needs --user-model (or --model)",
+                                     param_hint="--user-model")
+        user_options["model"] = user_model or model
+    specs = [CellSpec(task=t.id, agent=agent, agent_options=opts, ui=ui, ui_options=ui_options,
+                      user=user, user_options=user_options,
                       rounds=rounds, threshold=threshold, protocol=protocol, start=start,
                       seed=seed, concurrency=concurrency)
              for opts in variants for t in tasks]
@@ -162,6 +195,9 @@ def run(
     console.print(f"summary: {store.root / 'summary.json'}")
     if summary.get("failed_cells"):
         raise typer.Exit(1)
+
+
+from asuka.cli_experiments import register as _register_experiments; _register_experiments(app)  # noqa: E402, E702, I001
 
 
 def main() -> None:  # pragma: no cover - console entry point
