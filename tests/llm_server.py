@@ -252,3 +252,92 @@ def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedLLMServer]:
         yield server
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------- browser-use agent steps
+# Helpers for scripting browser-use 0.13 agents (tests/test_browser_use.py). Its ChatOpenAI asks
+# for a JSON-schema response whose content is an ``AgentOutput``; ChatAnthropic forces a tool
+# call carrying the same object. ``agent_step`` renders one step for either endpoint.
+
+def agent_output(*actions: dict, memory: str = "testing", next_goal: str = "continue",
+                 evaluation: str = "ok", thinking: str | None = None) -> dict:
+    """One browser-use ``AgentOutput``: ``{"thinking", "evaluation_previous_goal", "memory",
+    "next_goal", "action": [{"click": {"index": 3}}, ...]}``."""
+    out: dict[str, Any] = {"evaluation_previous_goal": evaluation, "memory": memory,
+                           "next_goal": next_goal, "action": list(actions)}
+    if thinking is not None:
+        out["thinking"] = thinking
+    return out
+
+
+def agent_step(*actions: dict, usage: dict | None = None,
+               **fields: Any) -> Callable[[Recorded], Reply]:
+    """A reply (as a callable, so it can look at the request) with one agent step: JSON content
+    for ``/chat/completions``, an ``AgentOutput`` tool call for ``/messages``."""
+    body = agent_output(*actions, **fields)
+
+    def reply(rec: Recorded) -> Reply:
+        if rec.path.split("?")[0].endswith("/messages"):
+            tools = (rec.body or {}).get("tools") or [{"name": "AgentOutput"}]
+            return tool_calls((tools[0]["name"], body), usage=usage)
+        return json_reply(body, usage=usage)
+
+    return reply
+
+
+def done_action(passed: bool, reason: str, evidence: str = "", *, success: bool = True) -> dict:
+    """browser-use's structured ``done`` action carrying a UI-agent verdict."""
+    return {"done": {"success": success,
+                     "data": {"passed": passed, "reason": reason, "evidence": evidence}}}
+
+
+def request_text(rec: Recorded) -> str:
+    """All text of a recorded chat request (system, user and tool text; images left out)."""
+    body = rec.body if isinstance(rec.body, dict) else {}
+    parts: list[str] = []
+    if isinstance(body.get("system"), str):
+        parts.append(body["system"])
+    elif isinstance(body.get("system"), list):
+        parts += [b.get("text", "") for b in body["system"] if isinstance(b, dict)]
+    for m in body.get("messages", []):
+        content = m.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts += [c.get("text", "") for c in content if isinstance(c, dict)]
+    return "\n".join(parts)
+
+
+def browser_state(rec: Recorded) -> str:
+    """The last ``<browser_state>`` block the agent sent (its view of the page)."""
+    text = request_text(rec)
+    start = text.rfind("<browser_state>")
+    end = text.find("</browser_state>", start)
+    return text[start:end] if start >= 0 else ""
+
+
+def element_index(rec: Recorded, needle: str) -> int:
+    """Index of the first interactive element (``[N]<tag ...>``) whose tag line or text lines
+    contain ``needle``; raises LookupError when there is none."""
+    import re
+
+    current: tuple[int, int] | None = None  # (index, indentation) of the enclosing element
+    for line in browser_state(rec).splitlines():
+        depth = len(line) - len(line.lstrip("\t "))
+        m = re.match(r"\s*\*?\[(\d+)\]<", line)
+        if m:
+            current = (int(m.group(1)), depth)
+        elif current is not None and depth <= current[1]:
+            current = None
+        if current is not None and needle in line:
+            return current[0]
+    raise LookupError(f"no interactive element with {needle!r} in the browser state")
+
+
+def click_on(needle: str, **fields: Any) -> Callable[[Recorded], Reply]:
+    """A step clicking the element showing ``needle`` (found in the request's browser state)."""
+
+    def reply(rec: Recorded) -> Reply:
+        return agent_step({"click": {"index": element_index(rec, needle)}}, **fields)(rec)
+
+    return reply

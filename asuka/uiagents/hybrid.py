@@ -1,0 +1,126 @@
+"""The hybrid UI agent: scripted checks first, the browser-use agent for what they could not decide.
+
+``HybridUIAgent(model, scripted={...}, **browser_use_options)`` builds both backends through the
+registry (``"scripted"`` with the ``scripted`` options, ``"browser-use"`` with ``model`` and the
+remaining options; ``executable_path`` and ``headless`` go to both). ``open`` opens a session of
+each; ``evaluate(eval_task)``:
+
+1. runs the whole evaluation task with the scripted agent;
+2. if that result is an infrastructure ``error`` (app not reachable, browser crashed) it is
+   returned as it is, for the engine to retry;
+3. otherwise the criteria whose scripted verdict is not ``pass`` -- no check (``unverifiable``),
+   a failed check, or an internal ``error`` -- are evaluated by the browser-use agent, as an
+   evaluation task with the same id and summary and only those criteria;
+4. the verdicts are merged in the task's order. Each keeps the backend that decided it:
+   ``scripted`` for checks that passed (no LLM call is made for them), ``browser-use`` for the
+   others. The task status is recomputed: ``error`` if any verdict is ``error`` (with the
+   browser-use result's ``error``), ``passed`` if all pass, else ``failed``.
+
+So an app built another way than the reference is not failed on a locator its markup does not
+match: a passing scripted check is trusted, a failing one only sends the criterion to the judge.
+
+Evidence: the browser-use session writes into ``<evidence_dir>/browser-use/``; when it ran, its
+screenshot (``browser-use/<eval_task_id>.png``) is the task's screenshot, else the scripted one.
+Console errors and failed requests of both are merged. ``usage()`` is the browser-use usage
+(scripted checks cost nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from asuka.llm import ModelSpec
+from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
+from asuka.uiagents import registry
+from asuka.uiagents.base import UISession
+from asuka.usage import Usage
+
+BACKEND = "hybrid"
+SUBDIR = "browser-use"
+MAX_EVIDENCE = 100
+
+
+@registry.register(BACKEND)
+class HybridUIAgent:
+    """Scripted checks, then browser-use for the criteria they did not pass; see the module doc."""
+
+    name = BACKEND
+
+    def __init__(self, model: str | ModelSpec | dict, scripted: dict[str, Any] | None = None,
+                 executable_path: str | None = None, headless: bool = True,
+                 **browser_use_options: Any) -> None:
+        shared = {"executable_path": executable_path, "headless": headless}
+        self.scripted = registry.get("scripted", **{**shared, **(scripted or {})})
+        self.browser_use = registry.get("browser-use", model=model,
+                                        **{**shared, **browser_use_options})
+
+    async def open(self, base_url: str, evidence_dir: Path | None = None,
+                   data_dir: Path | None = None) -> HybridSession:
+        scripted = await self.scripted.open(base_url, evidence_dir, data_dir)
+        try:
+            judge = await self.browser_use.open(
+                base_url, Path(evidence_dir) / SUBDIR if evidence_dir is not None else None,
+                data_dir)
+        except BaseException:
+            await scripted.close()
+            raise
+        return HybridSession(scripted, judge)
+
+
+class HybridSession:
+    def __init__(self, scripted: UISession, judge: UISession) -> None:
+        self.scripted = scripted
+        self.judge = judge
+
+    def usage(self) -> list[Usage]:
+        return [*self.scripted.usage(), *self.judge.usage()]
+
+    async def close(self) -> None:
+        await asyncio.gather(self.scripted.close(), self.judge.close(), return_exceptions=True)
+
+    async def evaluate(self, eval_task: EvalTask) -> EvalTaskResult:
+        first = await self.scripted.evaluate(eval_task)
+        if first.status == "error":
+            return first
+        decided = {v.criterion_id: v for v in first.verdicts if v.status == "pass"}
+        rest = [c for c in eval_task.criteria if c.id not in decided]
+        if not rest:
+            return first
+        second = await self.judge.evaluate(eval_task.model_copy(update={"criteria": rest}))
+        judged = {v.criterion_id: v for v in second.verdicts}
+        verdicts: list[Verdict] = []
+        for c in eval_task.criteria:
+            v = decided.get(c.id) or judged.get(c.id)
+            if v is None:  # the judge skipped it: should not happen, but never drop a criterion
+                v = Verdict(criterion_id=c.id, status="error", backend=SUBDIR,
+                            reason="no verdict from the browser-use agent")
+            verdicts.append(v)
+        if any(v.status == "error" for v in verdicts):
+            status = "error"
+            error = second.error or next(v.reason for v in verdicts if v.status == "error")
+        else:
+            status = "passed" if all(v.status == "pass" for v in verdicts) else "failed"
+            error = None
+        return EvalTaskResult(
+            eval_task_id=eval_task.id, status=status, verdicts=verdicts, attempts=1,
+            duration_s=round(first.duration_s + second.duration_s, 3), error=error,
+            evidence=_merge(first.evidence, second.evidence))
+
+
+def _merge(scripted: Evidence | None, judge: Evidence | None) -> Evidence:
+    out = Evidence()
+    if judge is not None and judge.screenshot:
+        out.screenshot = f"{SUBDIR}/{judge.screenshot}"
+    elif scripted is not None:
+        out.screenshot = scripted.screenshot
+    for ev in (scripted, judge):
+        if ev is None:
+            continue
+        for mine, theirs in ((out.console_errors, ev.console_errors),
+                             (out.failed_requests, ev.failed_requests)):
+            for item in theirs:
+                if item not in mine and len(mine) < MAX_EVIDENCE:
+                    mine.append(item)
+    return out

@@ -1,0 +1,357 @@
+"""The scripted UI agent: runs each criterion's ``check`` steps in real Chromium (Playwright).
+
+Lifecycle. ``await ScriptedUIAgent(...).open(base_url, evidence_dir, data_dir)`` starts one
+browser for a whole evaluation and returns a ``ScriptedSession``. ``await session.evaluate(et)``
+runs one evaluation task in a fresh browser context (several may run concurrently on one
+session); its criteria run one after another, each on a new page of that context (so cookies and
+localStorage carry over between the criteria of a task, navigation does not). A check whose first
+step is not ``goto`` starts with an implicit ``goto /``. ``session.close()`` ends browser and
+Playwright. A browser that crashed is relaunched by the next ``evaluate``.
+
+Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
+
+- ``goto PATH``: relative to ``base_url`` (``/``, ``/about``, ``#/route``, ``?q=1``) or an
+  absolute URL; waits for the ``load`` event within ``nav_timeout_s`` (never for network idle).
+  An HTTP error status does not fail the step (an app may show its own 404 page); it is recorded
+  in the evidence and mentioned in the reason of a later failing step. ``reload`` likewise.
+- ``wait MS``: sleep.
+- ``eval JS``: an expression, or a function body when the source contains the word ``return``
+  outside string literals; ``await`` is allowed. Polled until truthy (JavaScript truthiness)
+  within ``assert_timeout_s``; a thrown exception fails at once with its message.
+- actions ``click dblclick hover check uncheck fill select press upload`` act on the first match
+  (or ``nth``), auto-waiting up to ``action_timeout_s``. ``select`` picks the option whose label,
+  then value, matches (exact after whitespace collapse, or ``/re/``); a list selects several.
+  ``press`` without a locator goes to the keyboard. ``upload`` resolves files against
+  ``data_dir``; a non-``<input type=file>`` target is clicked and the file chooser answered.
+- assertions poll every 0.1 s until they hold or ``assert_timeout_s`` passes:
+  ``expect_visible`` (first/nth match visible), ``expect_hidden`` (no match visible; passes when
+  nothing matches), ``expect_text`` (first/nth match's innerText: ``/re/flags`` regex search,
+  else substring, or with ``contains: false`` equality; whitespace collapsed),
+  ``expect_value`` (input/textarea/select value; regex or equality), ``expect_count``
+  (``count`` / ``min`` / ``max`` over all matches), ``expect_attr`` (attribute present, and
+  equal to / matching ``value`` when given).
+- JavaScript dialogs (alert/confirm/prompt) are accepted, as a user confirming would.
+- Popups opened by the page are not followed: steps keep acting on the criterion's page.
+
+Verdicts. One per criterion, ``backend="scripted"``: ``pass``; ``fail`` with a reason
+``"step N <step.describe()>: <observed>"`` where N is 1-based and ``Verdict.step`` holds the
+0-based index (``None`` for the implicit ``goto /``, whose reason reads ``"opening '/' ..."``);
+``unverifiable`` ("no scripted check") for a criterion without steps. A criterion that exceeds
+``criterion_timeout_s`` fails "timed out after Ns at step N ..."; when the evaluation task's
+wall-clock cap ``task_timeout_s`` is reached the running criterion fails "task timed out ..." and
+the remaining ones fail "not run: task timed out after Ns". Unexpected internal exceptions give an
+``error`` verdict; a session never raises for an app's failure.
+
+Task status. ``passed`` when every verdict passes (a task with only unverifiable criteria is
+``failed``), otherwise ``failed``; ``error`` (with ``error`` set, ``attempts=1``) only for
+infrastructure failures the caller should retry:
+
+- the browser crashed/disconnected or a context could not be created;
+- the *first* navigation of the task reached nothing at all (connection refused/reset, empty
+  response): the app server is not up, so nothing about the app was learned.
+
+Everything else is the app's failure and yields verdicts: HTTP 500 pages, JavaScript errors,
+pages that never fire ``load`` (a failed ``goto`` after ``nav_timeout_s``), and a server that
+dies *after* the task's first successful navigation (later steps fail with the network error in
+their reason). So a server that dies between tasks gives ``error`` for the following tasks, which
+the engine retries and finally records; one that dies mid-task gives ``failed`` verdicts. Either
+way the session returns promptly with a result.
+
+Evidence. ``Evidence.screenshot`` is the file name, relative to ``evidence_dir``, of a full-page
+PNG of the task's last page (``<eval_task_id>.png``; ``None`` without ``evidence_dir`` or when
+the shot failed). ``console_errors``: console messages of type error and uncaught page errors
+("uncaught Error: ..."). ``failed_requests``: "METHOD URL -> net::ERR_..." for failed requests
+and "METHOD URL -> 404" for responses with status >= 400. Both deduplicated, at most 100 each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PWError
+from playwright.async_api import async_playwright
+
+from asuka.schema import CheckStep, Criterion, EvalTask, EvalTaskResult, Evidence, Verdict
+from asuka.uiagents import registry
+from asuka.uiagents.browser import launch
+from asuka.uiagents.steps import StepContext, StepFailed, brief, goto, run_step
+from asuka.usage import Usage
+
+BACKEND = "scripted"
+MAX_EVIDENCE = 100
+CLOSE_TIMEOUT_S = 10.0
+PAGE_OPEN_TIMEOUT_S = 30.0
+
+
+class InfraError(Exception):
+    """The app could not be evaluated at all (retry later)."""
+
+
+class _Evidence:
+    """Collects console errors and failed requests from every page of a context."""
+
+    def __init__(self) -> None:
+        self.console: list[str] = []
+        self.requests: list[str] = []
+        self.closing: set[int] = set()
+
+    def _add(self, bucket: list[str], item: str) -> None:
+        item = item if len(item) <= 500 else item[:499] + "…"
+        if item not in bucket and len(bucket) < MAX_EVIDENCE:
+            bucket.append(item)
+
+    def attach(self, page: Any) -> None:
+        pid = id(page)
+
+        def live() -> bool:
+            return pid not in self.closing
+
+        def on_console(msg: Any) -> None:
+            if msg.type == "error" and live():
+                loc = msg.location or {}
+                where = f" ({loc.get('url')}:{loc.get('lineNumber')})" if loc.get("url") else ""
+                self._add(self.console, f"{msg.text}{where}")
+
+        def on_pageerror(err: Any) -> None:
+            if live():
+                name = getattr(err, "name", "") or "Error"
+                self._add(self.console, f"uncaught {name}: {getattr(err, 'message', err)}")
+
+        def on_requestfailed(req: Any) -> None:
+            if live():
+                self._add(self.requests, f"{req.method} {req.url} -> {req.failure or 'failed'}")
+
+        def on_response(resp: Any) -> None:
+            if resp.status >= 400 and live():
+                self._add(self.requests, f"{resp.request.method} {resp.url} -> {resp.status}")
+
+        def on_dialog(dialog: Any) -> None:
+            asyncio.ensure_future(_quietly(dialog.accept()))
+
+        page.on("console", on_console)
+        page.on("pageerror", on_pageerror)
+        page.on("requestfailed", on_requestfailed)
+        page.on("response", on_response)
+        page.on("dialog", on_dialog)
+
+
+async def _quietly(coro: Any, timeout: float = CLOSE_TIMEOUT_S) -> Any:
+    try:
+        return await asyncio.wait_for(coro, timeout)
+    except Exception:  # noqa: BLE001 - best-effort cleanup
+        return None
+
+
+@registry.register(BACKEND)
+class ScriptedUIAgent:
+    """UI agent that executes the criteria's scripted checks; see the module docstring."""
+
+    name = BACKEND
+
+    def __init__(self, assert_timeout_s: float = 1.5, action_timeout_s: float = 3,
+                 nav_timeout_s: float = 15, criterion_timeout_s: float = 60,
+                 task_timeout_s: float = 300, executable_path: str | None = None,
+                 headless: bool = True, viewport: tuple[int, int] = (1280, 800)) -> None:
+        self.assert_timeout_s = float(assert_timeout_s)
+        self.action_timeout_s = float(action_timeout_s)
+        self.nav_timeout_s = float(nav_timeout_s)
+        self.criterion_timeout_s = float(criterion_timeout_s)
+        self.task_timeout_s = float(task_timeout_s)
+        self.executable_path = executable_path
+        self.headless = headless
+        self.viewport = viewport
+
+    async def open(self, base_url: str, evidence_dir: Path | None = None,
+                   data_dir: Path | None = None) -> ScriptedSession:
+        pw = await async_playwright().start()
+        try:
+            browser = await launch(pw, self.executable_path, headless=self.headless)
+        except BaseException:
+            await _quietly(pw.stop())
+            raise
+        return ScriptedSession(self, pw, browser, base_url,
+                               Path(evidence_dir) if evidence_dir is not None else None,
+                               Path(data_dir) if data_dir is not None else None)
+
+
+class ScriptedSession:
+    """One browser serving the evaluation tasks of one app; see the module docstring."""
+
+    def __init__(self, agent: ScriptedUIAgent, pw: Any, browser: Any, base_url: str,
+                 evidence_dir: Path | None, data_dir: Path | None) -> None:
+        self.agent = agent
+        self.base_url = base_url
+        self.evidence_dir = evidence_dir
+        self.data_dir = data_dir
+        self._pw = pw
+        self._browser = browser
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    def usage(self) -> list[Usage]:
+        return []
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await _quietly(self._browser.close())
+        await _quietly(self._pw.stop())
+
+    async def _ensure_browser(self) -> Any:
+        async with self._lock:
+            if self._closed:
+                raise InfraError("the session is closed")
+            if not self._browser.is_connected():
+                await _quietly(self._browser.close(), 2)
+                self._browser = await launch(self._pw, self.agent.executable_path,
+                                             headless=self.agent.headless)
+            return self._browser
+
+    # ------------------------------------------------------------ one evaluation task
+
+    async def evaluate(self, eval_task: EvalTask) -> EvalTaskResult:
+        t0 = time.monotonic()
+        ev = _Evidence()
+        verdicts: list[Verdict] = []
+        error: str | None = None
+        context = None
+        last_page: list[Any] = [None]
+        shot: str | None = None
+        try:
+            try:
+                browser = await self._ensure_browser()
+                w, h = self.agent.viewport
+                context = await asyncio.wait_for(browser.new_context(
+                    viewport={"width": w, "height": h}, ignore_https_errors=True),
+                    PAGE_OPEN_TIMEOUT_S)
+                context.set_default_timeout(self.agent.action_timeout_s * 1000)
+                context.set_default_navigation_timeout(self.agent.nav_timeout_s * 1000)
+                context.on("page", ev.attach)
+                await self._run_criteria(context, eval_task, ev, verdicts, last_page, t0)
+            except InfraError as exc:
+                error = str(exc)
+            except Exception as exc:  # noqa: BLE001 - browser crash, launch failure, ...
+                error = f"browser failure: {brief(exc)}"
+            if last_page[0] is not None:
+                shot = await self._screenshot(last_page[0], eval_task.id)
+        finally:  # also when the caller cancels us
+            if context is not None:
+                await _quietly(context.close())
+        if error is not None:
+            done = {v.criterion_id for v in verdicts}
+            verdicts += [
+                Verdict(criterion_id=c.id, status="error", reason=error, backend=BACKEND)
+                if c.check else Verdict(criterion_id=c.id, status="unverifiable",
+                                        reason="no scripted check", backend=BACKEND)
+                for c in eval_task.criteria if c.id not in done]
+            status = "error"
+        elif verdicts and all(v.status == "pass" for v in verdicts):
+            status = "passed"
+        else:
+            status = "failed"
+        return EvalTaskResult(
+            eval_task_id=eval_task.id, status=status, verdicts=verdicts, attempts=1,
+            duration_s=round(time.monotonic() - t0, 3), error=error,
+            evidence=Evidence(screenshot=shot, console_errors=ev.console,
+                              failed_requests=ev.requests),
+        )
+
+    async def _run_criteria(self, context: Any, eval_task: EvalTask, ev: _Evidence,
+                            verdicts: list[Verdict], last_page: list[Any], t0: float) -> None:
+        a = self.agent
+        deadline = t0 + a.task_timeout_s
+        ctx: StepContext | None = None
+        for crit in eval_task.criteria:
+            if not crit.check:
+                verdicts.append(Verdict(criterion_id=crit.id, status="unverifiable",
+                                        reason="no scripted check", backend=BACKEND))
+                continue
+            not_run = Verdict(criterion_id=crit.id, status="fail", backend=BACKEND,
+                              reason=f"not run: task timed out after {a.task_timeout_s:g}s")
+            if deadline <= time.monotonic():
+                verdicts.append(not_run)
+                continue
+            if last_page[0] is not None:
+                # awaited: closing flushes the page's pending storage writes for the next page
+                ev.closing.add(id(last_page[0]))
+                await _quietly(last_page[0].close(), 5)
+                last_page[0] = None
+            try:
+                page = await asyncio.wait_for(context.new_page(), PAGE_OPEN_TIMEOUT_S)
+            except (PWError, asyncio.TimeoutError) as exc:
+                raise InfraError(f"browser failure: could not open a page: {brief(exc)}") from None
+            last_page[0] = page
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                verdicts.append(not_run)
+                continue
+            if ctx is None:
+                ctx = StepContext(page=page, base_url=self.base_url, data_dir=self.data_dir,
+                                  assert_timeout_s=a.assert_timeout_s,
+                                  action_timeout_s=a.action_timeout_s,
+                                  nav_timeout_s=a.nav_timeout_s)
+            ctx.page, ctx.last_status = page, None
+            limit = min(remaining, a.criterion_timeout_s)
+            verdicts.append(await self._run_criterion(ctx, crit, limit,
+                                                      remaining < a.criterion_timeout_s))
+
+    async def _run_criterion(self, ctx: StepContext, crit: Criterion, limit: float,
+                             by_task: bool) -> Verdict:
+        t0 = time.monotonic()
+        steps: list[CheckStep] = list(crit.check or [])
+        at: list[int | None] = [None]
+
+        async def body() -> None:
+            if steps[0].op != "goto":
+                await goto(ctx, "/")
+            for i, step in enumerate(steps):
+                at[0] = i
+                await run_step(ctx, step)
+
+        def verdict(status: str, reason: str = "", step: int | None = None) -> Verdict:
+            return Verdict(criterion_id=crit.id, status=status, reason=reason, step=step,
+                           duration_s=round(time.monotonic() - t0, 3), backend=BACKEND)
+
+        def where() -> str:
+            i = at[0]
+            return "opening '/'" if i is None else f"step {i + 1} {steps[i].describe()}"
+
+        try:
+            await asyncio.wait_for(body(), limit)
+        except asyncio.TimeoutError:
+            what = (f"task timed out after {self.agent.task_timeout_s:g}s" if by_task
+                    else f"timed out after {limit:g}s")
+            return verdict("fail", f"{what} at {where()}", at[0])
+        except StepFailed as exc:
+            if exc.connection and not ctx.navigated:
+                raise InfraError(f"app not reachable at {self.base_url}: {exc.detail}") from None
+            reason = f"{where()}: {exc.detail}"
+            if ctx.last_status is not None and ctx.last_status >= 400:
+                reason += f" (the page was served with HTTP {ctx.last_status})"
+            return verdict("fail", reason, at[0])
+        except PWError as exc:  # page crashed or closed under us
+            browser = ctx.page.context.browser
+            if browser is not None and not browser.is_connected():
+                raise InfraError(f"browser disconnected: {brief(exc)}") from None
+            return verdict("fail", f"{where()}: {brief(exc)}", at[0])
+        except Exception as exc:  # noqa: BLE001 - a bug of ours must not kill the evaluation
+            return verdict("error", f"{where()}: internal error {type(exc).__name__}: {exc}",
+                           at[0])
+        return verdict("pass")
+
+    async def _screenshot(self, page: Any, eval_task_id: str) -> str | None:
+        if self.evidence_dir is None or page.is_closed():
+            return None
+        name = f"{eval_task_id}.png"
+        try:
+            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            await asyncio.wait_for(
+                page.screenshot(path=str(self.evidence_dir / name), full_page=True,
+                                timeout=10_000), 12)
+        except Exception:  # noqa: BLE001 - evidence is best effort
+            return None
+        return name
