@@ -32,7 +32,7 @@ def cell_summary(spec: dict, label: str, bt: BenchTask, records: list[RoundRecor
     budget = spec["rounds"]
     gated = [feedback_view(r.evaluation) for r in records]
     carried = max(0, budget - len(records)) if records else 0
-    gated += [gated[-1]] * carried
+    gated += [gated[-1]] * carried if carried else []  # a cell may have no finished round
     views = {v: _metrics(shape, gated, v) for v in VIEWS}
     ungated = None
     if spec["protocol"] == "full" and records:

@@ -1,0 +1,250 @@
+"""The experiment commands of ``asuka``: sweep, reeval, report, export.
+
+Thin over asuka.experiments, asuka.reeval and asuka.report; ``register(app)`` adds them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+    TimeElapsedColumn, TimeRemainingColumn
+
+from asuka.loop import CellSpec
+from asuka.store import RunStore
+
+console = Console()
+err = Console(stderr=True)
+
+BenchOpt = Annotated[Path | None, typer.Option(
+    "--bench", help="Benchmark directory (default: the experiment's, or the bundled one).")]
+
+
+class Progressbars:
+    """Rich progress of a sweep: cells done/failed with an ETA, rounds, the current phase."""
+
+    def __init__(self, specs: Sequence[CellSpec], store: RunStore, out: Console) -> None:
+        self.specs, self.store, self.failed = list(specs), store, 0
+        self.finished = sum(store.is_finished(s.cell_id) for s in self.specs)
+        self.progress = Progress(
+            TextColumn("[bold]{task.description:<6}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[note]}"), TimeElapsedColumn(), TextColumn("eta"),
+            TimeRemainingColumn(), console=out)
+        self.cells = self.progress.add_task("cells", total=len(self.specs),
+                                            completed=self.finished, note=self._note())
+        self.rounds = self.progress.add_task("rounds", total=sum(s.rounds for s in self.specs),
+                                             completed=self._rounds_done(), note="")
+
+    def _note(self) -> str:
+        return f"[green]{self.finished - self.failed} done[/] [red]{self.failed} failed[/]"
+
+    def _rounds_done(self) -> int:
+        n = 0
+        for s in self.specs:
+            if self.store.is_finished(s.cell_id):
+                n += s.rounds  # an early stop counts its whole budget
+            else:
+                n += sum((self.store.round_dir(s.cell_id, r) / "DONE").exists()
+                         for r in range(1, s.rounds + 1))
+        return n
+
+    def tick(self, note: str | None = None) -> None:
+        self.progress.update(self.cells, completed=self.finished, note=self._note())
+        self.progress.update(self.rounds, completed=self._rounds_done(),
+                             **({"note": note} if note is not None else {}))
+
+    def on_round(self, cell_id: str, r: int, phase: str) -> None:
+        self.tick(f"{cell_id[:44]} r{r} {phase}")
+
+    def on_done(self, spec: CellSpec, error: str | None) -> None:
+        self.finished += 1
+        if error:
+            self.failed += 1
+            self.progress.console.print(f"[red]cell failed[/red] {spec.cell_id}: "
+                                        f"{escape(error)}")
+        self.tick()
+
+
+def _problems(exc: Exception) -> None:
+    for line in str(exc).splitlines():
+        err.print(f"[red]error[/red] {escape(line)}", highlight=False, soft_wrap=True)
+
+
+def sweep(
+    experiment: Annotated[Path, typer.Argument(help="Experiment YAML (experiments/*.yaml).")],
+    run_id: Annotated[str | None, typer.Option(
+        help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
+    out: Annotated[Path, typer.Option(help="Directory that holds runs.")] = Path("runs"),
+    cells: Annotated[int | None, typer.Option(
+        min=1, help="Cells run at once (default: the experiment's `cells`).")] = None,
+    browser_concurrency: Annotated[int | None, typer.Option(
+        min=1, help="Browser contexts at once per cell (default: the experiment's).")] = None,
+    bench: BenchOpt = None,
+    task: Annotated[list[str] | None, typer.Option(
+        "--task", "--tasks", "-t",
+        help="Only these task ids (repeatable; commas allowed).")] = None,
+    agent: Annotated[list[str] | None, typer.Option(
+        "--agent", "-a", help="Only the agents with these labels (repeatable).")] = None,
+    max_rounds: Annotated[int | None, typer.Option(
+        min=1, help="Cap every round budget (quick checks).")] = None,
+    executor: Annotated[str, typer.Option(help="local, or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="Ray cluster for --executor ray: an address (127.0.0.1:6379), 'auto', or "
+             "'local' to start one here. The run directory must be shared with the workers."
+    )] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the cells and stop.")] = False,
+) -> None:
+    """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
+    from asuka.bench import load_bench
+    from asuka.experiments import ExperimentError, expand, load_experiment, run_sweep
+    from asuka.runner import new_run_id, save_run_config, table1
+
+    if executor not in ("local", "ray"):
+        raise typer.BadParameter(f"unknown executor {executor!r}; known: local, ray",
+                                 param_hint="--executor")
+    try:
+        exp = load_experiment(experiment)
+        root = bench or (experiment.parent / exp.bench if exp.bench else None)
+        tasks, problems = load_bench(root)
+        if problems:
+            raise ExperimentError(problems)
+        ids = [t for arg in task or [] for t in arg.split(",") if t]
+        specs = expand(exp, tasks, task_ids=ids or None, agent_labels=agent or None,
+                       max_rounds=max_rounds, concurrency=browser_concurrency)
+    except ExperimentError as exc:
+        _problems(exc)
+        raise typer.Exit(1) from None
+    if dry_run:
+        for s in specs:
+            console.print(s.cell_id, highlight=False)
+        console.print(f"{len(specs)} cell(s)")
+        return
+    rid = run_id or new_run_id()
+    store = RunStore(out / rid)
+    bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
+    save_run_config(store, specs, bench_dir)
+    from asuka.store import write_json
+
+    if not (store.root / "experiment.json").exists():
+        write_json(store.root / "experiment.json",
+                   {"file": str(experiment), "experiment": exp.model_dump(mode="json")})
+    n_cells = cells or exp.cells
+    console.print(f"run [bold]{rid}[/bold]: {exp.name}: {len(specs)} cell(s), "
+                  f"{n_cells} at once, executor {executor}")
+    bars = Progressbars(specs, store, console)
+    try:
+        with bars.progress:
+            summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=n_cells,
+                                executor=executor, ray_address=ray_address,
+                                on_round=bars.on_round, on_done=bars.on_done, tick=bars.tick)
+            bars.tick("finished")
+    except RuntimeError as exc:
+        _problems(exc)
+        raise typer.Exit(1) from None
+    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
+    if summary["skipped_cells"]:
+        console.print(f"{summary['skipped_cells']} cell(s) were already finished (skipped)")
+    console.print(f"run directory: {store.root}")
+    if summary["failed_cells"]:
+        err.print(f"[red]{len(summary['failed_cells'])} cell(s) failed[/red]")
+        raise typer.Exit(1)
+
+
+def reeval(
+    run: Annotated[Path, typer.Argument(help="The recorded run's directory (runs/<id>).")],
+    threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
+                                             help="Soft-satisfaction threshold T.")] = 0.5,
+    protocol: Annotated[str, typer.Option(help="dag, flat or full.")] = "full",
+    out: Annotated[str | None, typer.Option(
+        help="New run id, created beside RUN (default: <run>.reeval-<protocol>-T<T>).")] = None,
+    bench: BenchOpt = None,
+    cells: Annotated[int, typer.Option(min=1, help="Cells re-evaluated at once.")] = 1,
+    concurrency: Annotated[int | None, typer.Option(
+        min=1, help="Browser contexts at once per cell (default: as recorded).")] = None,
+) -> None:
+    """Score a run again under another threshold/protocol: re-deploy each round's workspace
+    snapshot and evaluate it again, into a new run (nothing is overwritten, nothing generated)."""
+    from asuka.reeval import ReevalError, reeval_run
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        n = len(list(run.glob("*/cell.json")))
+        bar = progress.add_task("re-evaluating", total=n)
+
+        def on_done(cid: str, error: str | None) -> None:
+            progress.advance(bar)
+            if error:
+                progress.console.print(f"[red]cell failed[/red] {cid}: {escape(error)}")
+
+        def on_event(cid: str, r: int, phase: str) -> None:
+            progress.update(bar, description=f"{cid[:44]} r{r} {phase}")
+
+        try:
+            target, summary = reeval_run(run, threshold=threshold, protocol=protocol,
+                                         run_id=out, bench=bench, cells=cells,
+                                         concurrency=concurrency, on_event=on_event,
+                                         on_done=on_done)
+        except ReevalError as exc:
+            _problems(exc)
+            raise typer.Exit(1) from None
+    console.print(f"re-evaluated run: {target}")
+    if summary["failed_cells"]:
+        err.print(f"[red]{len(summary['failed_cells'])} cell(s) failed[/red]")
+        raise typer.Exit(1)
+
+
+def report(
+    run: Annotated[Path, typer.Argument(help="The run's directory (runs/<id>).")],
+    format: Annotated[str, typer.Option(  # noqa: A002
+        "--format", "-f", help="Comma-separated: md, csv, latex, html.")] = "md,csv,latex,html",
+    out: Annotated[Path | None, typer.Option(help="Output directory (default: RUN/report).")
+                   ] = None,
+    bench: BenchOpt = None,
+    view: Annotated[str, typer.Option(help="cumulative or same-artifact.")] = "cumulative",
+    ci: Annotated[str, typer.Option(help="CI method: normal or bootstrap.")] = "normal",
+) -> None:
+    """Tables 1-3, the per-type breakdown, Figures 4-6 and a static HTML viewer of a run."""
+    from asuka.report import RunNotFound, build_report, render
+
+    formats = [f.strip() for f in format.split(",") if f.strip()]
+    try:
+        written = build_report(run, formats, out, bench, view, ci)
+    except (ValueError, RunNotFound) as exc:
+        _problems(exc)
+        raise typer.Exit(1) from None
+    if "md" in written:
+        from asuka.report import load_run, report_tables
+
+        console.print(render.to_markdown(report_tables(load_run(run, bench), view, ci)[0]))
+    for fmt, paths in written.items():
+        for p in paths:
+            console.print(f"{fmt:8} {p}", highlight=False)
+
+
+def export(
+    run: Annotated[Path, typer.Argument(help="The run's directory (runs/<id>).")],
+    format: Annotated[str, typer.Option(  # noqa: A002
+        "--format", "-f", help="csv, parquet or jsonl.")] = "csv",
+    out: Annotated[Path | None, typer.Option(
+        help="Output file (default: RUN/verdicts.<format>).")] = None,
+    bench: BenchOpt = None,
+) -> None:
+    """One row per criterion verdict (run, cell, agent, task, ..., status, reason), for pandas."""
+    from asuka.report import RunNotFound
+    from asuka.report.export import ExportError, export_run
+
+    try:
+        path, n = export_run(run, format, out, bench)
+    except (ExportError, RunNotFound) as exc:
+        _problems(exc)
+        raise typer.Exit(1) from None
+    console.print(f"{n} row(s) -> {path}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    for fn in (sweep, reeval, report, export):
+        app.command()(fn)
