@@ -97,6 +97,7 @@ class _Evidence:
         self.console: list[str] = []
         self.requests: list[str] = []
         self.closing: set[int] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()  # dialog answers in flight
 
     def _add(self, bucket: list[str], item: str) -> None:
         item = item if len(item) <= 500 else item[:499] + "…"
@@ -129,7 +130,9 @@ class _Evidence:
                 self._add(self.requests, f"{resp.request.method} {resp.url} -> {resp.status}")
 
         def on_dialog(dialog: Any) -> None:
-            asyncio.ensure_future(_quietly(dialog.accept()))
+            fut = asyncio.ensure_future(_quietly(dialog.accept()))
+            self._tasks.add(fut)
+            fut.add_done_callback(self._tasks.discard)
 
         page.on("console", on_console)
         page.on("pageerror", on_pageerror)

@@ -294,7 +294,22 @@ async def _act(ctx: StepContext, step: CheckStep, action: Any) -> None:
         if missing:
             raise StepFailed(await no_match(ctx, step.locator)
                              + f" (waited {ctx.action_timeout_s:g}s)") from None
-        raise StepFailed(brief(exc)) from None
+        msg = brief(exc)
+        if isinstance(exc, PWTimeout) and "element is not" not in msg:
+            msg += await _why_not_actionable(target)
+        raise StepFailed(msg) from None
+
+
+async def _why_not_actionable(target: PWLocator) -> str:
+    """A hint when Playwright's call log gave none (e.g. on a loaded machine)."""
+    try:
+        if not await target.is_visible():
+            return " (element is not visible)"
+        if not await target.is_enabled(timeout=1000):
+            return " (element is not enabled)"
+    except PWError:
+        pass
+    return ""
 
 
 def _pick_option(opts: list[list[str]], wanted: str) -> int | None:
