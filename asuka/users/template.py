@@ -18,13 +18,19 @@ DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "feedback_templates"
 VERBOSITY = ("low", "medium", "high")
 
 
-def _observed(reason: str) -> str:
-    """A verdict reason in a user's words: drop the scripted step prefix, keep what was seen."""
+def _observed(reason: str, prefix: str | None = None) -> str:
+    """A verdict reason in a user's words: drop the scripted step's description (which may
+    itself contain ': '), keep what was seen."""
     reason = reason.strip()
-    if reason.startswith("step ") and ": " in reason:
-        head, _, tail = reason.partition(": ")
-        reason = tail or head
+    if prefix and reason.startswith(prefix):
+        reason = reason[len(prefix):].lstrip(": ").strip() or reason
     return reason[:300]
+
+
+def _step_prefix(criterion, step: int | None) -> str | None:
+    if step is None or not criterion.check or step >= len(criterion.check):
+        return None
+    return f"step {step + 1} {criterion.check[step].describe()}"
 
 
 class TemplateUser:
@@ -49,8 +55,10 @@ class TemplateUser:
         view = feedback_view(evaluation)
         rows, groups = [], {}
         for f in failures:
+            prefix = _step_prefix(f.eval_task.criteria[f.index], f.verdict.step)
             row = {"task_no": numbers[f.eval_task.id], "index": f.index,
-                   "criterion_text": f.criterion_text, "observed": _observed(f.verdict.reason)}
+                   "criterion_text": f.criterion_text,
+                   "observed": _observed(f.verdict.reason, prefix)}
             rows.append(row)
             ev = view[f.eval_task.id].evidence
             g = groups.setdefault(f.eval_task.id, {

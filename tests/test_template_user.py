@@ -1,0 +1,57 @@
+"""The template user: executed failures only, paper style, deploy failures, verbosity."""
+
+from __future__ import annotations
+
+import pytest
+
+from asuka.schema import EvalTaskResult, RoundEvaluation, Task, Verdict
+from asuka.users.template import TemplateUser
+
+TASK = Task.model_validate({
+    "id": "x", "title": "x", "category": "utility", "query": "q",
+    "eval_tasks": [
+        {"id": "t0", "summary": "Layout", "type": "presence", "weight": 2,
+         "criteria": [{"id": "t0.c0", "text": "A total is shown.",
+                       "check": [{"goto": "/"},
+                                 {"expect_text": {"css": "#t", "value": "Total: 42"}}]}]},
+        {"id": "t1", "summary": "Sorting", "type": "functionality", "weight": 3,
+         "criteria": [{"id": "t1.c0", "text": "Sorted by score."}]},
+    ]})
+
+
+def evaluation(**kw) -> RoundEvaluation:
+    reason = "step 2 expect_text [css='#t'] value='Total: 42': observed 'Total: 41'"
+    return RoundEvaluation(protocol="dag", threshold=0.5, results={
+        "t0": EvalTaskResult(eval_task_id="t0", status="failed", verdicts=[
+            Verdict(criterion_id="t0.c0", status="fail", reason=reason, step=1)]),
+        "t1": EvalTaskResult(eval_task_id="t1", status="skipped", skipped_because=["t0"]),
+    }, **kw)
+
+
+@pytest.mark.parametrize("verbosity", ["low", "medium", "high"])
+def test_mentions_executed_failures_only(verbosity):
+    text = TemplateUser(verbosity).render(TASK, evaluation())
+    assert "task 0 / crit 0" in text
+    assert "task 1" not in text and "Sorted by score" not in text
+
+
+def test_low_is_paper_style():
+    text = TemplateUser("low").render(TASK, evaluation())
+    assert text.strip() == "task 0 / crit 0 — not working: A total is shown."
+
+
+def test_medium_reports_what_was_observed():
+    text = TemplateUser("medium").render(TASK, evaluation())
+    assert "observed: observed 'Total: 41'" in text
+    assert "step 2" not in text  # the scripted step is not the user's business
+
+
+def test_deploy_failure_talks_about_the_build():
+    text = TemplateUser("low").render(TASK, evaluation(deploy_ok=False,
+                                                       deploy_error="build failed: boom"))
+    assert "build failed: boom" in text and "task 0" not in text
+
+
+def test_unknown_verbosity():
+    with pytest.raises(ValueError, match="verbosity"):
+        TemplateUser("chatty")
