@@ -282,14 +282,14 @@ def test_api_keys_never_reach_the_build(tmp_path, sandbox, monkeypatch):
 def test_child_env_is_an_allowlist():
     parent = {"PATH": "/usr/bin", "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
               "AWS_SECRET_ACCESS_KEY": "k", "NPM_TOKEN": "k", "RANDOM_VAR": "x",
-              "HTTPS_PROXY": "http://proxy:3128", "HTTP_PROXY": "http://user:pw@proxy:3128"}
+              "HTTPS_PROXY": "http://127.0.0.1:3128", "HTTP_PROXY": "http://user:pw@127.0.0.1:3128"}
     offline = build_child_env({"PORT": "1", "HOST": "127.0.0.1", "X_API_KEY": "k"},
                               network=False, parent=parent)
     assert offline["PATH"] == "/usr/bin" and offline["PORT"] == "1"
     assert not {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AWS_SECRET_ACCESS_KEY", "NPM_TOKEN",
                 "RANDOM_VAR", "X_API_KEY", "HTTPS_PROXY"} & set(offline)
     online = build_child_env({}, network=True, parent=parent)
-    assert online["HTTPS_PROXY"] == "http://proxy:3128" and "HTTP_PROXY" not in online
+    assert online["HTTPS_PROXY"] == "http://127.0.0.1:3128" and "HTTP_PROXY" not in online
 
 
 @needs_npm
