@@ -50,14 +50,14 @@ def validate(
             raise typer.Exit(1)
 
 
-def _parse_opts(pairs: list[str]) -> dict:
+def _parse_opts(pairs: list[str], flag: str = "--agent-opt") -> dict:
     import yaml
 
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise typer.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--agent-opt")
+            raise typer.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint=flag)
         out[key] = yaml.safe_load(value)
     return out
 
@@ -121,6 +121,9 @@ def run(
     agent_opt: Annotated[list[str] | None, typer.Option(
         "--agent-opt", help="Extra code-agent option KEY=VALUE (repeatable, YAML values).")] = None,
     ui: Annotated[str, typer.Option(help="UI agent: scripted, browser-use, hybrid.")] = "scripted",
+    ui_opt: Annotated[list[str] | None, typer.Option(
+        "--ui-opt", help="Extra UI-agent option KEY=VALUE (repeatable), e.g. "
+                         "assert_timeout_s=3.")] = None,
     ui_model: Annotated[str | None, typer.Option(
         help="Model of an LLM UI agent (default: --model).")] = None,
     user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
@@ -164,12 +167,12 @@ def run(
     else:
         variants = [{**({"model": model} if model else {}), **({"tool": tool} if tool else {}),
                      **extra}]
-    ui_options: dict = {}
+    ui_options: dict = _parse_opts(ui_opt or [], "--ui-opt")
     if ui in ("browser-use", "hybrid"):
         if not (ui_model or model):
             raise typer.BadParameter(f"--ui {ui} needs --ui-model (or --model)",
                                      param_hint="--ui-model")
-        ui_options = {"model": ui_model or model}
+        ui_options["model"] = ui_model or model
     user_options: dict = {"verbosity": verbosity}
     if user == "llm":
         if not (user_model or model):

@@ -21,6 +21,10 @@ from asuka.store import RunStore
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"
+# generous timeouts: a passing check returns as soon as it holds, and a busy machine must not
+# turn a slow click into a false failure in tests that compare exact outcomes
+PATIENT = {"assert_timeout_s": 4, "action_timeout_s": 8}
+PATIENT_ARGS = ["--ui-opt", "assert_timeout_s=4", "--ui-opt", "action_timeout_s=8"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +38,7 @@ async def test_verdicts_match_the_simulators_feature_state(mini, tmp_path, proto
     when the simulator left all of its features intact (must be 100% for scripted checks)."""
     store = RunStore(tmp_path / "run")
     spec = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=3, seed=3,
-                    protocol=protocol)
+                    protocol=protocol, ui_options=PATIENT)
     await run_cell(spec, mini, store, Deployer())
     records = store.load_rounds(spec.cell_id)
     assert records, "no round recorded"
@@ -63,7 +67,8 @@ async def test_verdicts_match_the_simulators_feature_state(mini, tmp_path, proto
 
 async def test_feedback_names_only_executed_failures(mini, tmp_path):
     store = RunStore(tmp_path / "run")
-    spec = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=1, seed=3)
+    spec = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=1, seed=3,
+                    ui_options=PATIENT)
     await run_cell(spec, mini, store, Deployer())
     rec = store.load_round(spec.cell_id, 1)
     numbers = {et.id: i for i, et in enumerate(mini.task.eval_tasks)}
@@ -75,7 +80,7 @@ async def test_feedback_names_only_executed_failures(mini, tmp_path):
 async def test_prd_start_and_early_stop(mini, tmp_path):
     store = RunStore(tmp_path / "run")
     spec = CellSpec(task="mini-todo", agent_options={"profile": "perfect"}, rounds=3,
-                    start="prd")
+                    start="prd", ui_options=PATIENT)
     result = await run_cell(spec, mini, store, Deployer())
     assert result["rounds_run"] == 1 and result["stopped_early"] and result["all_passed"]
     assert "Everything I tested works" in store.load_round(spec.cell_id, 1).feedback
@@ -98,7 +103,7 @@ def _numbers(summary: dict) -> list:
 
 def test_resume_after_kill9_matches_uninterrupted_run(tmp_path):
     args = ["run", "--bench", str(MINI), "--task", "mini-todo", "--profile", "weak",
-            "--rounds", "3", "--seed", "3", "--out", str(tmp_path)]
+            "--rounds", "3", "--seed", "3", "--out", str(tmp_path), *PATIENT_ARGS]
     full = _asuka(*args, "--run-id", "straight")
     out, _ = full.communicate(timeout=600)
     assert full.returncode == 0, out
