@@ -628,15 +628,10 @@
       <a class="btn btn-secondary" href="#/">Back to catalog</a></div>`;
   /* @end not-found */
 
-  // ------------------------------------------------------------ views: cart
-  function renderCart() {
-    const t = totals();
-    const empty = t.lines.length === 0;
-    const guard = hooks.emptyCartGuard?.(empty);
-    let discountForm = '';
-    /* @feature discount-codes */
+  // The discount-code form of the order summary (shown when discount codes are supported).
+  function discountFormHTML(t) {
     const msg = state.codeMessage;
-    discountForm = `<form class="code-form" id="code-form" novalidate>
+    return `<form class="code-form" id="code-form" novalidate>
         <label for="code-input">Discount code</label>
         <div class="code-row">
           <input id="code-input" name="code" autocomplete="off" placeholder="e.g. READMORE10" value="">
@@ -646,7 +641,14 @@
         ${state.cart.code && t.discount.note ? `<p class="inline-msg inline-warn">${esc(t.discount.note)}</p>` : ''}
         ${state.cart.code ? `<p class="applied-code">Applied: <strong>${esc(state.cart.code)}</strong> <button type="button" class="link-btn" id="remove-code">Remove code</button></p>` : ''}
       </form>`;
-    /* @end discount-codes */
+  }
+
+  // ------------------------------------------------------------ views: cart
+  function renderCart() {
+    const t = totals();
+    const empty = t.lines.length === 0;
+    const guard = hooks.emptyCartGuard?.(empty);
+    const discountForm = hooks.applyCode ? discountFormHTML(t) : '';
     app.innerHTML = `
       <h1 class="page-title">Your cart</h1>
       <div class="cart-layout">
