@@ -101,6 +101,7 @@ def _numbers(summary: dict) -> list:
                              r["counts"]) for r in c["rounds"]]) for c in summary["cells"]]
 
 
+@pytest.mark.timeout(1200)  # three runs of the loop in subprocesses
 def test_resume_after_kill9_matches_uninterrupted_run(tmp_path):
     args = ["run", "--bench", str(MINI), "--task", "mini-todo", "--profile", "weak",
             "--rounds", "3", "--seed", "3", "--out", str(tmp_path), *PATIENT_ARGS]
@@ -135,6 +136,7 @@ def test_resume_after_kill9_matches_uninterrupted_run(tmp_path):
     assert _numbers(a) == _numbers(b)
 
 
+@pytest.mark.timeout(900)
 def test_summary_json_fields(tmp_path):
     proc = _asuka("run", "--bench", str(MINI), "--profile", "strong", "--rounds", "2",
                   "--protocol", "full", "--out", str(tmp_path), "--run-id", "s")
