@@ -33,6 +33,9 @@ def validate(
         "--mutants", help="Also run every check on the reference app and on each feature "
                           "mutant (needs Chromium).")] = False,
     concurrency: Annotated[int, typer.Option(help="Browser contexts at once (--mutants).")] = 3,
+    ui_opt: Annotated[list[str] | None, typer.Option(
+        "--ui-opt", help="Scripted-agent option KEY=VALUE for --mutants, e.g. "
+                         "action_timeout_s=8 on a busy machine.")] = None,
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = _bench(bench)
@@ -46,7 +49,8 @@ def validate(
     if mutants:
         from asuka.mutants import check_mutants_cli
 
-        if not check_mutants_cli(tasks, concurrency=concurrency, console=console):
+        if not check_mutants_cli(tasks, concurrency=concurrency, console=console,
+                                 ui_options=_parse_opts(ui_opt or [], "--ui-opt")):
             raise typer.Exit(1)
 
 

@@ -104,15 +104,18 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
 
 
 async def check_tasks(tasks: list[BenchTask], concurrency: int = 3,
-                      ui: str = "scripted", progress=None) -> list[TaskMutantReport]:
-    agent = get_ui_agent(ui)
+                      ui: str = "scripted", progress=None,
+                      ui_options: dict | None = None) -> list[TaskMutantReport]:
+    agent = get_ui_agent(ui, **(ui_options or {}))
     deployer = Deployer()
     return [await check_task(t, agent, deployer, concurrency, progress) for t in tasks]
 
 
-def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console) -> bool:
-    with Progress(console=console, transient=True) as progress:
-        reports = asyncio.run(check_tasks(tasks, concurrency, progress=progress))
+def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console,
+                      ui_options: dict | None = None) -> bool:
+    with Progress(console=console, transient=False) as progress:
+        reports = asyncio.run(check_tasks(tasks, concurrency, progress=progress,
+                                          ui_options=ui_options))
     ok = True
     for rep in reports:
         n = len(rep.results)
