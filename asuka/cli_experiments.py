@@ -100,7 +100,8 @@ def sweep(
 ) -> None:
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.bench import load_bench
-    from asuka.experiments import ExperimentError, expand, load_experiment, run_sweep
+    from asuka.experiments import ExperimentError, expand, load_experiment
+    from asuka.sweep import run_sweep
     from asuka.runner import new_run_id, save_run_config, table1
 
     if executor not in ("local", "ray"):

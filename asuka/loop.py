@@ -133,7 +133,7 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
         fb = await user.feedback(bt.task, outcome.evaluation, r)
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,
-                          deploy=outcome.deploy, feedback=fb.text,
+                          deploy=outcome.deploy, feedback=fb.text, user=fb.meta,
                           timings={"agent_s": t_agent, **outcome.timings})
         view = feedback_view(rec.evaluation)
         store.finish_round(cell_id, rec,

@@ -5,7 +5,8 @@
     runs/<run_id>/summary.json             metrics (written by the runner)
     runs/<run_id>/<cell_id>/cell.json      the cell's settings
     runs/<run_id>/<cell_id>/round-<r>/     workspace/ agent.json deploy.log verdicts.json
-                                           feedback.md evidence/ usage.json timings.json DONE
+                                           feedback.md user.json evidence/ usage.json
+                                           timings.json DONE
     runs/<run_id>/<cell_id>/result.json    written last: the cell is finished
 
 A round counts only once its DONE marker exists; a round directory without one is from a crash
@@ -60,6 +61,7 @@ class RoundRecord(BaseModel):
     agent: AgentRoundResult
     deploy: DeployResult | None = None
     feedback: str = ""
+    user: dict[str, Any] = {}  # the User backend's record of how it wrote the feedback
     timings: dict[str, float] = {}
 
 
@@ -149,6 +151,8 @@ class RunStore:
             (d / "deploy.log").write_text(rec.deploy.log or "", encoding="utf-8")
             write_json(d / "deploy.json", rec.deploy.model_copy(update={"log": ""}))
         (d / "feedback.md").write_text(rec.feedback, encoding="utf-8")
+        if rec.user:
+            write_json(d / "user.json", rec.user)
         usage = [u.model_dump() for u in rec.agent.usage]
         write_json(d / "usage.json", usage)
         write_json(d / "timings.json", rec.timings)
@@ -178,6 +182,7 @@ class RunStore:
             agent=AgentRoundResult.model_validate(read_json(d / "agent.json")),
             deploy=deploy,
             feedback=(d / "feedback.md").read_text(encoding="utf-8"),
+            user=read_json(d / "user.json") if (d / "user.json").exists() else {},
             timings=read_json(d / "timings.json"),
         )
 

@@ -30,7 +30,7 @@ from asuka.bench import load_tasks  # noqa: E402
 from asuka.dag import CriterionDag, run_protocol  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
 from asuka.features import prepare_workspace  # noqa: E402
-from asuka.schema import EvalTask, EvalTaskResult, Locator, Verdict, to_pattern  # noqa: E402
+from asuka.schema import EvalTask, Locator, to_pattern  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
 

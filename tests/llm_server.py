@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -127,6 +127,36 @@ def _anthropic(reply: Reply, req: dict, n: int) -> dict:
     }
 
 
+# One image as OpenAI bills a 1280x1100-ish screenshot at detail "auto" (4 tiles + base);
+# Anthropic's (w*h/750) is of the same order.
+IMAGE_TOKENS = 765
+
+
+def estimated_usage(rec: Recorded, reply: Reply) -> dict[str, int]:
+    """Tokens a real provider would bill for this exchange, estimated at 4 characters per
+    token of the request's JSON (system, messages, tool schemas; images taken out and counted
+    as IMAGE_TOKENS each) and of the reply's text and tool-call arguments. Good to the order of
+    magnitude, which is what a cost estimate per task-round needs."""
+    images = 0
+
+    def strip(node: Any) -> Any:
+        nonlocal images
+        if isinstance(node, dict):
+            if node.get("type") in ("image_url", "image"):
+                images += 1
+                return None
+            return {k: strip(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    body = strip(rec.body if isinstance(rec.body, dict) else {})
+    chars = len(json.dumps(body, ensure_ascii=False))
+    out_chars = len(reply.text) + sum(len(json.dumps(a)) + len(n) for n, a in reply.calls)
+    return {"input": chars // 4 + images * IMAGE_TOKENS, "output": max(1, out_chars // 4),
+            "cached": 0}
+
+
 def _error_body(path: str, status: int, message: str) -> dict:
     if path.endswith("/messages"):
         kind = {401: "authentication_error", 403: "permission_error", 404: "not_found_error",
@@ -138,7 +168,10 @@ def _error_body(path: str, status: int, message: str) -> dict:
 class ScriptedLLMServer:
     """Threaded HTTP server answering from a queue of scripted replies."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, estimate_usage: bool = False) -> None:
+        # estimate_usage: replies without scripted usage report tokens estimated from the real
+        # request and reply sizes (see estimated_usage) instead of the fixed 10 in / 5 out.
+        self.estimate_usage = estimate_usage
         self._queue: deque[Reply | Callable[[Recorded], Reply]] = deque()
         self._lock = threading.Lock()
         self.requests: list[Recorded] = []
@@ -208,6 +241,8 @@ class ScriptedLLMServer:
                 rec = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()},
                                body, time.monotonic())
                 reply = server._next(rec)
+                if server.estimate_usage and reply.usage is None and reply.kind != "raw":
+                    reply = replace(reply, usage=estimated_usage(rec, reply))
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 path = self.path.split("?")[0]

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from asuka.bench import load_bench
 from asuka.cli import app
-from tests.benchkit import DAG, TASK, write_bench
+from tests.benchkit import TASK, write_bench
 
 runner = CliRunner()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -39,6 +39,7 @@ def failures_for_feedback(task: Task, evaluation: RoundEvaluation) -> list[Failu
 class FeedbackResult(BaseModel):
     text: str
     usage: list[Usage] = []
+    meta: dict[str, Any] = {}  # backend-specific record (the LLM user's guard), kept as user.json
 
 
 @runtime_checkable

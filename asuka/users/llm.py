@@ -5,7 +5,8 @@ paper's style, "task X / crit Y" (X: the evaluation task's position in the task,
 criterion's position in its evaluation task — the numbering of the template user). A guard checks that every reference
 appears in the reply; if some are missing it asks once more with a corrective message, and if
 they are still missing it appends them verbatim. What the guard did is returned in
-``LLMFeedbackResult.guard`` (and kept in ``LLMUser.guard_log``).
+``LLMFeedbackResult.guard`` (and kept in ``LLMUser.guard_log``); the loop stores it in the
+round's user.json.
 """
 
 from __future__ import annotations
@@ -147,7 +148,8 @@ class LLMUser:
     def _done(self, text: str, guard: dict[str, Any]) -> LLMFeedbackResult:
         self.guard_log.append(guard)
         usage = self.client.usage_by_round.get(guard["round"])
-        return LLMFeedbackResult(text=text, usage=[usage] if usage else [], guard=guard)
+        return LLMFeedbackResult(text=text, usage=[usage] if usage else [], guard=guard,
+                                 meta={"guard": guard})
 
 
 @registry.register("llm")

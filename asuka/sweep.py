@@ -1,0 +1,104 @@
+"""Running a sweep: the cells of an experiment grid, at most N at once, on this machine
+(asyncio) or on a Ray cluster, then summary.json. Finished cells are skipped, so re-running a
+run id resumes it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from asuka.loop import CellSpec, run_cell
+from asuka.schema import BenchTask
+from asuka.store import RunStore, write_json
+from asuka.summary import summarize
+
+OnRound = Callable[[str, int, str], None]            # (cell_id, round, phase)
+OnDone = Callable[[CellSpec, "str | None"], None]    # (cell, error or None)
+
+
+async def _run_local(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunStore,
+                     cells: int, on_round: OnRound | None, on_done: OnDone) -> None:
+    from asuka.deploy import Deployer
+
+    deployer, sem = Deployer(), asyncio.Semaphore(max(1, cells))
+
+    async def one(spec: CellSpec) -> None:
+        async with sem:
+            try:
+                await run_cell(spec, tasks[spec.task], store, deployer, on_round)
+                on_done(spec, None)
+            except Exception as exc:  # one broken cell must not stop the sweep
+                on_done(spec, f"{type(exc).__name__}: {exc}")
+
+    await asyncio.gather(*(one(s) for s in specs))
+
+
+def ray_cell(spec_json: str, task_json: str, run_root: str) -> dict:
+    """One cell inside a Ray worker (the run directory must be on a shared file system)."""
+    from asuka.deploy import Deployer
+
+    spec, bt = CellSpec.model_validate_json(spec_json), BenchTask.model_validate_json(task_json)
+    return asyncio.run(run_cell(spec, bt, RunStore(Path(run_root)), Deployer()))
+
+
+def _run_ray(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunStore,
+             cells: int, address: str | None, on_done: OnDone,
+             tick: Callable[[], None] | None) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--executor ray needs Ray: pip install 'asuka[ray]'") from None
+    # a new local cluster ("local") gets one CPU slot per concurrent cell and no dashboard
+    local = {"num_cpus": max(1, cells), "include_dashboard": False} if address == "local" else {}
+    try:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, **local)
+    except Exception as exc:  # ray raises plain Exceptions for startup/connection failures
+        raise RuntimeError(f"cannot start or reach Ray at {address or 'auto'}: {exc}") from exc
+    remote = ray.remote(num_cpus=1, max_retries=0)(ray_cell)
+    queue, running, root = list(specs), {}, str(store.root.resolve())
+    try:
+        while queue or running:
+            while queue and len(running) < max(1, cells):
+                s = queue.pop(0)
+                ref = remote.remote(s.model_dump_json(), tasks[s.task].model_dump_json(), root)
+                running[ref] = s
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=1.0)
+            for ref in ready:
+                s = running.pop(ref)
+                try:
+                    ray.get(ref)
+                    on_done(s, None)
+                except Exception as exc:
+                    on_done(s, f"{type(exc).__name__}: {exc}")
+            if tick:
+                tick()
+    finally:
+        ray.shutdown()
+
+
+def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunStore, *,
+              cells: int = 1, executor: str = "local", ray_address: str | None = None,
+              on_round: OnRound | None = None, on_done: OnDone | None = None,
+              tick: Callable[[], None] | None = None) -> dict:
+    """Run (or resume: finished cells are skipped) every cell, at most ``cells`` at once, then
+    write and return summary.json (with ``failed_cells`` and ``skipped_cells``)."""
+    if executor not in ("local", "ray"):
+        raise ValueError(f"unknown executor {executor!r}; known: local, ray")
+    failed: list[str] = []
+
+    def done(spec: CellSpec, error: str | None) -> None:
+        if error:
+            failed.append(f"{spec.cell_id}: {error}")
+        if on_done:
+            on_done(spec, error)
+
+    todo = [s for s in specs if not store.is_finished(s.cell_id)]
+    if executor == "local":
+        asyncio.run(_run_local(todo, tasks, store, cells, on_round, done))
+    else:
+        _run_ray(todo, tasks, store, cells, ray_address, done, tick)
+    summary = summarize(store, dict(tasks))
+    summary.update(failed_cells=failed, skipped_cells=len(specs) - len(todo))
+    write_json(store.root / "summary.json", summary)
+    return summary
