@@ -83,13 +83,24 @@ os.environ.setdefault("TIMEOUT_BrowserLaunchEvent", "60")
 
 import httpx  # noqa: E402
 from browser_use import Agent, Browser, ChatAnthropic, ChatOpenAI, Tools  # noqa: E402
-from pydantic import BaseModel, Field  # noqa: E402
 
-from asuka.llm import ModelSpec, redact  # noqa: E402
+from asuka.llm import ModelSpec  # noqa: E402
 from asuka.llm import prices  # noqa: E402
 from asuka.schema import Criterion, EvalTask, EvalTaskResult, Evidence, Verdict  # noqa: E402
 from asuka.uiagents import registry  # noqa: E402
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
+from asuka.uiagents.browser_use_errors import (  # noqa: E402
+    LLMProbe,
+    classify_llm_error,
+)
+from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
+from asuka.uiagents.browser_use_prompt import (  # noqa: E402
+    CONSOLE_KEY,
+    CONSOLE_SCRIPT,
+    MAX_EVIDENCE,
+    CriterionVerdict,
+    build_task,
+)
 from asuka.usage import Usage  # noqa: E402
 
 log = logging.getLogger("asuka.uiagents.browser_use")
@@ -99,207 +110,9 @@ for _name in ("browser_use", "cdp_use", "bubus"):  # quiet unless the user confi
 
 BACKEND = "browser-use"
 ROLE = "ui-agent"
-CONFIG_STATUS = {401: "unauthorized", 403: "forbidden", 404: "not found"}
-MAX_REASON = 1200
-MAX_EVIDENCE = 100
 GRACE_S = 15.0          # for the agent to wind down after a stop request, and for cleanups
 REACH_TIMEOUT_S = 10.0  # the once-per-task "is the app answering at all" check
 LAUNCH_TIMEOUT_S = 120.0  # per attempt to start Chromium and connect to it
-CONSOLE_KEY = "__asuka_console__"
-
-TASK_TEMPLATE = """\
-You are a QA tester checking one acceptance criterion of a web application.
-
-The application is running at: {base_url}
-Feature under test: {summary}
-Criterion to verify: {criterion}
-
-Test this criterion through the application's user interface only, the way a user would:
-navigate, click, type, select and read what the page shows. Do not use other websites, do not
-read the application's source code, and do not call its APIs or change its storage directly.
-Stay on {base_url} (other paths and #routes under it are part of the app). Perform the
-interactions the criterion needs and observe the result before deciding.
-
-When you have decided, call the done action with success=true and data:
-- passed: true only if the observed behaviour matches the criterion, otherwise false;
-- reason: one or two sentences on what you did and what you observed (for a failure, the
-  discrepancy, e.g. "the price did not update after selecting a different SKU");
-- evidence: the concrete texts, values or states you saw that support the decision.
-Set success=false only if you could not carry out the test at all."""
-
-
-class CriterionVerdict(BaseModel):
-    """The structured result the agent returns through browser-use's ``done`` action."""
-
-    passed: bool = Field(description="true only if the observed behaviour matches the criterion")
-    reason: str = Field(description="what was done and observed; for a failure, the discrepancy")
-    evidence: str = Field(description="concrete texts, values or states seen on the page")
-
-
-def build_task(base_url: str, eval_task: EvalTask, criterion: Criterion) -> str:
-    """The browser-use task prompt for one criterion."""
-    return TASK_TEMPLATE.format(base_url=base_url, summary=eval_task.summary.strip(),
-                                criterion=criterion.text.strip())
-
-
-# Records console errors and failed resource loads of every document of the tab into
-# sessionStorage (which survives navigations within the app's origin).
-CONSOLE_SCRIPT = """(() => {
-  if (window.__asukaConsole) return;
-  window.__asukaConsole = true;
-  const KEY = %(key)s;
-  const push = (kind, text) => {
-    try {
-      const all = JSON.parse(sessionStorage.getItem(KEY) || '{"console":[],"requests":[]}');
-      const list = all[kind];
-      text = String(text).slice(0, 500);
-      if (list.length < %(max)d && !list.includes(text)) {
-        list.push(text);
-        sessionStorage.setItem(KEY, JSON.stringify(all));
-      }
-    } catch (e) {}
-  };
-  const show = (a) => {
-    if (a instanceof Error) return a.name + ': ' + a.message;
-    if (typeof a === 'string') return a;
-    try { return JSON.stringify(a); } catch (e) { return String(a); }
-  };
-  const original = console.error;
-  console.error = function (...args) {
-    try { push('console', args.map(show).join(' ')); } catch (e) {}
-    return original.apply(this, args);
-  };
-  window.addEventListener('error', (e) => {
-    const t = e.target;
-    if (t && t !== window && (t.src || t.href)) {
-      push('requests', 'GET ' + (t.src || t.href) + ' -> failed to load');
-    } else {
-      const name = (e.error && e.error.name) || 'Error';
-      push('console', 'uncaught ' + name + ': ' + (e.error ? e.error.message : e.message));
-    }
-  }, true);
-  window.addEventListener('unhandledrejection', (e) => {
-    push('console', 'unhandled rejection: ' + show(e.reason));
-  });
-})();""" % {"key": json.dumps(CONSOLE_KEY), "max": MAX_EVIDENCE}
-
-
-def _cut(text: str, n: int = MAX_REASON) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-# ---------------------------------------------------------------- LLM failures
-
-
-def _sdk_classes() -> tuple[tuple[type, ...], tuple[type, ...]]:
-    """(status errors, connection errors) of both SDKs."""
-    import anthropic
-    import openai
-
-    return ((openai.APIStatusError, anthropic.APIStatusError),
-            (openai.APIConnectionError, anthropic.APIConnectionError, httpx.TransportError))
-
-
-def _server_message(exc: BaseException) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-    return str(getattr(exc, "message", "") or exc)
-
-
-def classify_llm_error(exc: BaseException) -> tuple[str, str]:
-    """``(kind, description)`` of a failed LLM call as browser-use raised it.
-
-    kind: ``config`` (401/403/404: wrong key, model or URL; never worth retrying), ``endpoint``
-    (other HTTP errors, connection failures, timeouts, unusable responses) or ``model`` (the
-    endpoint answered but the reply was not a valid agent step)."""
-    from browser_use.llm.exceptions import ModelOutputTruncatedError
-
-    if isinstance(exc, ModelOutputTruncatedError):
-        return "model", f"reply truncated: {exc}"
-    status_errors, conn_errors = _sdk_classes()
-    seen: set[int] = set()
-    e: BaseException | None = exc
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if isinstance(e, status_errors):
-            code = getattr(e, "status_code", None)
-            what = f"HTTP {code}" + (f" {CONFIG_STATUS[code]}" if code in CONFIG_STATUS else "")
-            kind = "config" if code in CONFIG_STATUS else "endpoint"
-            return kind, f"{what}: {_server_message(e)}"
-        if isinstance(e, conn_errors):
-            return "endpoint", f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-        if isinstance(e, (asyncio.TimeoutError, TimeoutError)):
-            return "endpoint", f"timed out: {e}" if str(e) else "timed out"
-        e = e.__cause__ or e.__context__
-    e = exc
-    seen.clear()
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if isinstance(e, ValueError):  # pydantic's ValidationError, JSON decoding errors
-            first = (str(e).splitlines() or [""])[0]
-            return "model", f"unusable reply: {type(e).__name__}: {first}"
-        e = e.__cause__ or e.__context__
-    code = getattr(exc, "status_code", None)
-    return "endpoint", f"{type(exc).__name__}" + (f" ({code})" if code else "") + f": {exc}"
-
-
-class _LLMProbe:
-    """Wraps a browser-use chat model's ``ainvoke``: times every call and classifies failures."""
-
-    def __init__(self, secret: str = "") -> None:
-        self.secret = secret
-        self.latency_s = 0.0
-        self.ok = 0
-        self.failed = 0
-        self.endpoint_streak = 0           # endpoint failures since the last good call
-        self.last_error: tuple[str, str] | None = None
-        self.fatal: str | None = None      # a config error: stop the agent now
-        self.stop_requested = False
-
-    def instrument(self, llm: Any) -> Any:
-        original = llm.ainvoke
-
-        async def ainvoke(messages: Any, output_format: Any = None, **kwargs: Any) -> Any:
-            t0 = time.monotonic()
-            try:
-                result = await original(messages, output_format, **kwargs)
-            except asyncio.CancelledError:  # browser-use's llm_timeout, or our own stop
-                took = time.monotonic() - t0
-                self.latency_s += took
-                if not self.stop_requested:
-                    self.failure(TimeoutError(f"no reply within {took:.0f}s"))
-                raise
-            except Exception as exc:
-                self.latency_s += time.monotonic() - t0
-                self.failure(exc)
-                raise
-            self.latency_s += time.monotonic() - t0
-            self.ok += 1
-            self.endpoint_streak = 0
-            return result
-
-        object.__setattr__(llm, "ainvoke", ainvoke)
-        return llm
-
-    def failure(self, exc: BaseException) -> None:
-        kind, desc = classify_llm_error(exc)
-        desc = redact(_cut(desc, 400), self.secret)
-        self.failed += 1
-        self.last_error = (kind, desc)
-        if kind == "model":
-            self.endpoint_streak = 0
-        else:
-            self.endpoint_streak += 1
-        if kind == "config":
-            self.fatal = desc
-
-    async def should_stop(self) -> bool:
-        return self.fatal is not None or self.stop_requested
-
 
 # ---------------------------------------------------------------- the agent
 
@@ -456,7 +269,7 @@ class BrowserUseSession:
         a = self.agent
         t0 = time.monotonic()
         workdir = Path(tempfile.mkdtemp(prefix="crit-", dir=self._tmp))
-        probe = _LLMProbe(secret=_key_or_empty(a.spec))
+        probe = LLMProbe(secret=_key_or_empty(a.spec))
         browser: Any = None
         agent: Any = None
         pid: int | None = None
@@ -526,7 +339,7 @@ class BrowserUseSession:
         finally:
             await self._dispose(browser, agent, pid, workdir)
 
-    def _decide(self, agent: Any, history: Any, probe: _LLMProbe,
+    def _decide(self, agent: Any, history: Any, probe: LLMProbe,
                 timed_out: bool, run_error: BaseException | None, verdict: Any) -> Verdict:
         a = self.agent
         if probe.fatal is not None:
@@ -614,7 +427,7 @@ class BrowserUseSession:
         except Exception as exc:  # noqa: BLE001
             log.debug("screenshot failed: %s", exc)
 
-    async def _record_usage(self, agent: Any, history: Any, probe: _LLMProbe) -> None:
+    async def _record_usage(self, agent: Any, history: Any, probe: LLMProbe) -> None:
         summary = getattr(history, "usage", None)
         if summary is None and agent is not None:
             try:

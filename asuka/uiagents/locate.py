@@ -1,0 +1,182 @@
+"""The ground the check steps stand on: their shared context, the StepFailed error, locators
+built from ``asuka.schema.Locator``, text matching, and polling (used by ``steps`` and
+``assertions``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PWError
+from playwright.async_api import Locator as PWLocator
+from playwright.async_api import Page
+
+from asuka.schema import Locator, is_regex, to_pattern
+
+POLL_INTERVAL_S = 0.1
+# A step gets twice its own timeout plus this before it is cut (a renderer stuck in a JS loop
+# would otherwise hold the criterion until criterion_timeout_s); generous for loaded machines.
+GRACE_S = 5.0
+MAX_SHOWN = 200
+# Chromium network errors meaning "nothing answered at that address".
+CONNECTION_ERRORS = (
+    "ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED",
+    "ERR_EMPTY_RESPONSE", "ERR_ADDRESS_UNREACHABLE", "ERR_NAME_NOT_RESOLVED",
+    "ERR_CONNECTION_FAILED", "ERR_SOCKET_NOT_CONNECTED",
+)
+_TRANSIENT = ("Execution context was destroyed", "Cannot find context with specified id",
+              "frame was detached", "navigating and changing")
+_NOISE = re.compile(r"(retrying|waiting \d+m?s|waiting for element to be|attempting |"
+                    r"waiting for (get_by|locator|nth|frame|internal|first|last)|navigating to|"
+                    r"waiting for navigation|waiting for scheduled navigations)")
+
+
+class StepFailed(Exception):
+    """A step did not hold. ``connection`` marks a navigation that reached nothing at all."""
+
+    def __init__(self, detail: str, *, connection: bool = False) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.connection = connection
+
+
+@dataclass
+class StepContext:
+    """What the steps of one evaluation task share; ``page`` changes per criterion."""
+
+    page: Page
+    base_url: str
+    data_dir: Path | None = None
+    assert_timeout_s: float = 1.5
+    action_timeout_s: float = 3.0
+    nav_timeout_s: float = 15.0
+    navigated: bool = False          # some navigation of this task reached the server
+    last_status: int | None = None   # HTTP status of the page's last main-document load
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def brief(exc: BaseException) -> str:
+    """First line of a Playwright error without the API prefix, plus the most telling call-log
+    line ("element is not enabled", "... intercepts pointer events")."""
+    msg = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    head, _, log = msg.partition("Call log:")
+    lines = [ln for ln in head.strip().splitlines() if ln.strip()] or [type(exc).__name__]
+    first = re.sub(r"^[A-Za-z]+\.[A-Za-z_]+: ", "", lines[0].strip())
+    hints = [re.sub(r"^[\s\-]*(\d+ × )?", "", ln).strip() for ln in log.splitlines()]
+    hints = [h for h in hints if h and not _NOISE.match(h)]
+    if hints:
+        first += f" ({hints[-1]})"
+    return cut(first, 400)
+
+
+def cut(text: str, n: int = MAX_SHOWN) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def collapse(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def as_text(value: Any) -> str:
+    """YAML scalars as the page would show them (true -> "true", 3 -> "3")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def matches(expected: Any, actual: str, *, contains: bool = False) -> bool:
+    """``/re/flags`` -> regex search (raw or whitespace-collapsed text); otherwise substring
+    (``contains``) or equality, both after collapsing whitespace."""
+    exp = as_text(expected)
+    if is_regex(exp):
+        pat = to_pattern(exp)
+        return bool(pat.search(actual) or pat.search(collapse(actual)))
+    if contains:
+        return collapse(exp) in collapse(actual)
+    return collapse(exp) == collapse(actual)
+
+
+def resolve_url(base_url: str, path: Any) -> str:
+    """``/``, ``/about``, ``#/route``, ``?q=1`` are relative to the app root ``base_url``;
+    ``http(s)://...`` is used as is."""
+    p = as_text(path).strip() or "/"
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.\-]*://", p) or p.startswith("about:"):
+        return p
+    return base_url.rstrip("/") + "/" + p.lstrip("/")
+
+
+def build_locator(root: Page | PWLocator, spec: Locator) -> PWLocator:
+    """The Playwright locator for ``spec`` (all matches, ``nth`` applied when given)."""
+    scope = root if spec.within is None else build_locator(root, spec.within)
+
+    def txt(v: str) -> dict[str, Any]:
+        pat = to_pattern(v)
+        return {"exact": spec.exact} if isinstance(pat, str) else {}
+
+    if spec.role is not None:
+        kw: dict[str, Any] = {}
+        if spec.name is not None:
+            kw = {"name": to_pattern(spec.name), **txt(spec.name)}
+        loc = scope.get_by_role(spec.role, **kw)  # type: ignore[arg-type]
+    elif spec.label is not None:
+        loc = scope.get_by_label(to_pattern(spec.label), **txt(spec.label))
+    elif spec.placeholder is not None:
+        loc = scope.get_by_placeholder(to_pattern(spec.placeholder), **txt(spec.placeholder))
+    elif spec.text is not None:
+        loc = scope.get_by_text(to_pattern(spec.text), **txt(spec.text))
+    elif spec.alt is not None:
+        loc = scope.get_by_alt_text(to_pattern(spec.alt), **txt(spec.alt))
+    elif spec.title is not None:
+        loc = scope.get_by_title(to_pattern(spec.title), **txt(spec.title))
+    elif spec.testid is not None:
+        loc = scope.get_by_test_id(to_pattern(spec.testid))
+    else:
+        loc = scope.locator(spec.css or "")
+    return loc.nth(spec.nth) if spec.nth is not None else loc
+
+
+def first_match(ctx: StepContext, spec: Locator) -> PWLocator:
+    loc = build_locator(ctx.page, spec)
+    return loc if spec.nth is not None else loc.first
+
+
+async def no_match(ctx: StepContext, spec: Locator) -> str:
+    """Why nothing matches: the ``within`` scope, too few matches for ``nth``, or nothing."""
+    try:
+        if spec.within is not None and await build_locator(ctx.page, spec.within).count() == 0:
+            return f"no element matches the scope {spec.within.describe()}"
+        if spec.nth is not None:
+            n = await build_locator(ctx.page, spec.model_copy(update={"nth": None})).count()
+            if n:
+                return f"only {n} element(s) match, none at nth={spec.nth}"
+    except PWError as exc:
+        return brief(exc)
+    return f"no element matches {spec.describe()}"
+
+
+def is_transient(exc: PWError) -> bool:
+    return any(t in (exc.message or "") for t in _TRANSIENT)
+
+
+async def poll(probe: Any, timeout_s: float) -> None:
+    """Run ``probe() -> (ok, observed)`` until ok or the timeout; then fail with the last
+    observation. A Playwright error that is not a navigation race fails at once."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while True:
+        try:
+            ok, observed = await probe()
+        except PWError as exc:
+            if not is_transient(exc):
+                raise StepFailed(brief(exc)) from None
+            ok, observed = False, "the page was navigating"
+        if ok:
+            return
+        if loop.time() >= deadline:
+            raise StepFailed(observed)
+        await asyncio.sleep(POLL_INTERVAL_S)
