@@ -58,8 +58,8 @@ def responder(files: dict[str, str], fail_every: int):
             return tool_calls(("finish", {"summary": "implemented the app"}))
         prompt = request_text(rec)
         if "<browser_state>" in prompt:  # browser-use: one step, a verdict
-            task_part = prompt[:prompt.index("<browser_state>")]  # the criterion, not the page
-            key = int(hashlib.sha256(task_part[-3000:].encode()).hexdigest(), 16)
+            crit = re.search(r"Criterion to verify: (.*)", prompt)  # our task prompt
+            key = int(hashlib.sha256((crit.group(1) if crit else "").encode()).hexdigest(), 16)
             ok = key % fail_every != 0
             return agent_step(done_action(ok, "checked on the page" if ok else
                                           "the page does not do this"))(rec)

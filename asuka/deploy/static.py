@@ -9,6 +9,7 @@ Unknown extension-less paths fall back to index.html so client-side routers work
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from functools import partial
 from http import HTTPStatus
@@ -100,6 +101,14 @@ class _StaticHandler(SimpleHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that closes a connection mid-response (a navigation, a closed context) is
+        # routine during evaluation; socketserver would print a traceback for each one.
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class StaticServer:
