@@ -77,7 +77,7 @@ def retry_after_s(exc: BaseException) -> float | None:
         return None
 
 
-def _server_message(exc: BaseException) -> str:
+def server_message(exc: BaseException) -> str:
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -180,7 +180,7 @@ class LLMClient:
             return "?"
         code = _status(exc)
         what = f"HTTP {code}" if code else type(exc).__name__
-        return redact(f"{what}: {_server_message(exc)}"[:300], self._key_or_empty())
+        return redact(f"{what}: {server_message(exc)}"[:300], self._key_or_empty())
 
     def _key_or_empty(self) -> str:
         try:
@@ -198,7 +198,7 @@ class LLMClient:
             return exc
         if isinstance(exc, status_err):
             code = _status(exc)
-            said = redact(_server_message(exc)[:300], key)
+            said = redact(server_message(exc)[:300], key)
             if code in CONFIG_STATUS:
                 hint = ("check the model name and base_url" if code == 404 else
                         f"check the API key in the environment variable {spec.api_key_env}")

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from asuka.llm import redact
+from asuka.llm.client import server_message
 
 CONFIG_STATUS = {401: "unauthorized", 403: "forbidden", 404: "not found"}
 MAX_REASON = 1200
@@ -28,15 +29,6 @@ def _sdk_classes() -> tuple[tuple[type, ...], tuple[type, ...]]:
 
     return ((openai.APIStatusError, anthropic.APIStatusError),
             (openai.APIConnectionError, anthropic.APIConnectionError, httpx.TransportError))
-
-
-def _server_message(exc: BaseException) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-    return str(getattr(exc, "message", "") or exc)
 
 
 def classify_llm_error(exc: BaseException) -> tuple[str, str]:
@@ -58,7 +50,7 @@ def classify_llm_error(exc: BaseException) -> tuple[str, str]:
             code = getattr(e, "status_code", None)
             what = f"HTTP {code}" + (f" {CONFIG_STATUS[code]}" if code in CONFIG_STATUS else "")
             kind = "config" if code in CONFIG_STATUS else "endpoint"
-            return kind, f"{what}: {_server_message(e)}"
+            return kind, f"{what}: {server_message(e)}"
         if isinstance(e, conn_errors):
             return "endpoint", f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
         if isinstance(e, (asyncio.TimeoutError, TimeoutError)):
