@@ -36,6 +36,9 @@ def validate(
     ui_opt: Annotated[list[str] | None, typer.Option(
         "--ui-opt", help="Scripted-agent option KEY=VALUE for --mutants, e.g. "
                          "action_timeout_s=8 on a busy machine.")] = None,
+    feature: Annotated[list[str] | None, typer.Option(
+        "--feature", "-f", help="With --mutants: only these features' mutants (repeatable; "
+                                "'reference' alone runs only the reference app).")] = None,
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = _bench(bench)
@@ -49,8 +52,13 @@ def validate(
     if mutants:
         from asuka.mutants import check_mutants_cli
 
-        if not check_mutants_cli(tasks, concurrency=concurrency, console=console,
-                                 ui_options=_parse_opts(ui_opt or [], "--ui-opt")):
+        try:
+            ok = check_mutants_cli(tasks, concurrency=concurrency, console=console,
+                                   ui_options=_parse_opts(ui_opt or [], "--ui-opt"),
+                                   features=feature)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--feature") from None
+        if not ok:
             raise typer.Exit(1)
 
 

@@ -13,7 +13,9 @@ outside the expected set is evaluated a second time and counts only if it repeat
 from __future__ import annotations
 
 import asyncio
+import signal
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,19 +67,37 @@ def _reasons(ev: RoundEvaluation, ids: set[str]) -> list[str]:
     return out
 
 
-async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deployer,
-                     concurrency: int = 3, progress=None) -> TaskMutantReport:
+def plan_for(bench_task: BenchTask, features: list[str] | None = None
+             ) -> list[tuple[str | None, FeatureState, set[str]]]:
+    """(feature, state, expected failures) of every run: the reference first, then each
+    feature missing and, where it has a broken variant, broken. ``features`` narrows the
+    mutants to those names (``reference`` alone: only the reference run)."""
     task = bench_task.task
-    report = TaskMutantReport(task.id)
-    settings = EvalSettings(protocol="flat", concurrency=concurrency, max_retry=1)
     root = Path(bench_task.root)
     marked = features_in(root / task.reference) if task.reference else {}
+    unknown = sorted(set(features or []) - set(task.features) - {"reference"})
+    if unknown:
+        raise ValueError(f"{task.id}: no feature {', '.join(unknown)}; features: "
+                         f"{', '.join(task.features)}")
     plan: list[tuple[str | None, FeatureState, set[str]]] = [(None, "ok", set())]
     for name, feat in task.features.items():
+        if features and name not in features:
+            continue
         plan.append((name, "missing", set(feat.tasks)))
         if "broken" in marked.get(name, set()):
             plan.append((name, "broken", set(feat.broken if feat.broken is not None
                                                else feat.tasks)))
+    return plan
+
+
+async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deployer,
+                     concurrency: int = 3, progress=None, features: list[str] | None = None,
+                     log: Callable[[str], None] | None = None) -> TaskMutantReport:
+    task = bench_task.task
+    report = TaskMutantReport(task.id)
+    settings = EvalSettings(protocol="flat", concurrency=concurrency, max_retry=1)
+    root = Path(bench_task.root)
+    plan = plan_for(bench_task, features)
     tid = progress.add_task(task.id, total=len(plan)) if progress else None
     with tempfile.TemporaryDirectory(prefix=f"asuka-mutants-{task.id}-") as tmp:
         for k, (name, state, expected) in enumerate(plan):
@@ -107,22 +127,45 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
             report.results.append(res)
             if progress:
                 progress.advance(tid)
+            if log:
+                label = "reference" if name is None else f"{name} {state}"
+                log(f"{task.id} [{k + 1}/{len(plan)}] {label}: "
+                    + ("ok" if res.ok else f"{len(res.problems)} problem(s)"))
     return report
 
 
 async def check_tasks(tasks: list[BenchTask], concurrency: int = 3,
                       ui: str = "scripted", progress=None,
-                      ui_options: dict | None = None) -> list[TaskMutantReport]:
+                      ui_options: dict | None = None, features: list[str] | None = None,
+                      log: Callable[[str], None] | None = None) -> list[TaskMutantReport]:
     agent = get_ui_agent(ui, **(ui_options or {}))
     deployer = Deployer()
-    return [await check_task(t, agent, deployer, concurrency, progress) for t in tasks]
+    return [await check_task(t, agent, deployer, concurrency, progress, features, log)
+            for t in tasks]
+
+
+def _terminate_cleanly(signum: int, frame: object) -> None:
+    # SIGTERM unwinds like Ctrl-C, so temporary workspaces and browsers are cleaned up
+    raise KeyboardInterrupt
 
 
 def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console,
-                      ui_options: dict | None = None) -> bool:
-    with Progress(console=console, transient=False) as progress:
-        reports = asyncio.run(check_tasks(tasks, concurrency, progress=progress,
-                                          ui_options=ui_options))
+                      ui_options: dict | None = None,
+                      features: list[str] | None = None) -> bool:
+    for t in tasks:  # unknown feature names fail before any browser starts
+        plan_for(t, features)
+    previous = signal.signal(signal.SIGTERM, _terminate_cleanly)
+    try:
+        # on a terminal a progress bar; otherwise (CI, logs) one line per mutant run
+        with Progress(console=console, transient=False,
+                      disable=not console.is_terminal) as progress:
+            log = None if console.is_terminal else (
+                lambda line: console.print(line, highlight=False, soft_wrap=True))
+            reports = asyncio.run(check_tasks(tasks, concurrency, progress=progress,
+                                              ui_options=ui_options, features=features,
+                                              log=log))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     ok = True
     for rep in reports:
         n = len(rep.results)

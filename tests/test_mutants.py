@@ -28,6 +28,19 @@ def test_mutants_pass_on_an_honest_task() -> None:
                                    "--ui-opt", "action_timeout_s=8"])
     assert res.exit_code == 0, res.output
     assert "ok mini-todo: reference passes every check" in " ".join(res.output.split())
+    assert "mini-todo [1/" in res.output and "] reference: ok" in res.output  # not a terminal
+
+
+def test_mutants_feature_selection() -> None:
+    from asuka.mutants import plan_for
+
+    (bt,) = load_tasks(MINI, ["mini-todo"])
+    assert [(f, s) for f, s, _ in plan_for(bt, ["reference"])] == [(None, "ok")]
+    assert [(f, s) for f, s, _ in plan_for(bt, ["add"])] == [
+        (None, "ok"), ("add", "missing"), ("add", "broken")]
+    res = CliRunner().invoke(app, ["validate", "--mutants", "--bench", str(MINI), "mini-todo",
+                                   "--feature", "nope"])
+    assert res.exit_code == 2 and "no feature nope" in res.output
 
 
 @pytest.mark.browser
