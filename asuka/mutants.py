@@ -30,6 +30,11 @@ from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
 
 
+# More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
+# correct reference because the machine was busy; only failing checks pay the extra wait.
+MUTANT_UI_DEFAULTS = {"action_timeout_s": 6.0, "assert_timeout_s": 3.0}
+
+
 @dataclass
 class MutantResult:
     feature: str | None          # None: the full reference app
@@ -138,7 +143,7 @@ async def check_tasks(tasks: list[BenchTask], concurrency: int = 3,
                       ui: str = "scripted", progress=None,
                       ui_options: dict | None = None, features: list[str] | None = None,
                       log: Callable[[str], None] | None = None) -> list[TaskMutantReport]:
-    agent = get_ui_agent(ui, **(ui_options or {}))
+    agent = get_ui_agent(ui, **{**MUTANT_UI_DEFAULTS, **(ui_options or {})})
     deployer = Deployer()
     return [await check_task(t, agent, deployer, concurrency, progress, features, log)
             for t in tasks]
