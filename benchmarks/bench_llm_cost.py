@@ -1,8 +1,9 @@
 """What one task-round costs in LLM calls and tokens, measured against the scripted test server.
 
-Runs a 2-round cell on a bundled task with every role on an LLM: the built-in ``llm`` code agent,
-the ``browser-use`` UI agent (vision on, real Chromium) and the ``llm`` user, all pointed at the
-scripted OpenAI-compatible server of the test suite (tests/llm_server.py) with usage estimation
+Runs a cell (one round by default) on a bundled task with every role on an LLM: the built-in
+``llm`` code agent, the ``browser-use`` UI agent (vision on, real Chromium) and the ``llm`` user
+(browser-use fails about one criterion in four, so the user has failures to write about), all
+pointed at the scripted OpenAI-compatible server of the test suite (tests/llm_server.py) with usage estimation
 on: the prompts are the real ones our agents and browser-use send (system prompts, tool schemas,
 page state, screenshots), and the server bills them at 4 characters per token plus a fixed
 amount per image. The script's agents are frugal: the code agent writes the reference app in one
@@ -73,6 +74,8 @@ def responder(files: dict[str, str], fail_every: int):
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--task", default="loan-calculator")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="round budget (round 1 already has all three roles at work)")
     ap.add_argument("--fail-every", type=int, default=4,
                     help="browser-use fails about one criterion in N (so the user has work)")
     args = ap.parse_args()
@@ -92,7 +95,7 @@ async def main() -> None:
                             ui="browser-use", ui_options={"model": f"openai:{MODEL}",
                                                           "max_steps": 3},
                             user="llm", user_options={"model": f"openai:{MODEL}"},
-                            rounds=2, concurrency=2)
+                            rounds=args.rounds, concurrency=2)
             store = RunStore(Path(tmp) / "run")
             await run_cell(spec, bt, store, Deployer())
             rounds = store.load_rounds(spec.cell_id)
