@@ -232,9 +232,10 @@ def load_task(bench: Path, task_id: str, problems: list[Problem]) -> BenchTask |
     return BenchTask(task=task, prd=prd, dag=dag, root=str(bench / "tasks" / task_id))
 
 
-def load_bench(bench: Path | None = None, ids: list[str] | None = None
-               ) -> tuple[list[BenchTask], list[Problem]]:
-    """Load (and validate) the given tasks, or all of them."""
+def load_bench(bench: Path | None = None, ids: list[str] | None = None, *,
+               drafts: bool = False) -> tuple[list[BenchTask], list[Problem]]:
+    """Load (and validate) the given tasks, or all of them. "All" leaves out tasks with
+    ``status: draft`` unless ``drafts``; a task named in ``ids`` is loaded whatever its status."""
     bench = Path(bench) if bench else default_bench_dir()
     problems: list[Problem] = []
     if not (bench / "tasks").is_dir():
@@ -244,6 +245,8 @@ def load_bench(bench: Path | None = None, ids: list[str] | None = None
         if n > 1:
             problems.append(Problem("<arguments>", "", f"task id {i!r} given {n} times"))
     tasks = [t for t in (load_task(bench, i, problems) for i in dict.fromkeys(wanted)) if t]
+    if not ids and not drafts:
+        tasks = [t for t in tasks if t.task.status != "draft"]
     return tasks, problems
 
 

@@ -42,13 +42,15 @@ def validate(
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = _bench(bench)
-    tasks, problems = load_bench(root, ids)
+    tasks, problems = load_bench(root, ids, drafts=not mutants)
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
     if problems:
         err.print(f"[red]{len(problems)} problem(s)[/red] in {root}")
         raise typer.Exit(1)
-    console.print(f"[green]ok[/green] {len(tasks)} task(s) valid in {root}")
+    drafts = [t.id for t in tasks if t.task.status == "draft"]
+    console.print(f"[green]ok[/green] {len(tasks)} task(s) valid in {root}"
+                  + (f" ({len(drafts)} draft: {', '.join(drafts)})" if drafts else ""))
     if mutants:
         from asuka.mutants import check_mutants_cli
 

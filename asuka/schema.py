@@ -218,6 +218,9 @@ class Task(Strict):
     features: dict[str, Feature] = Field(default_factory=dict)
     reference: str | None = "reference"
     notes: str | None = None
+    # draft: written but not yet proven by `asuka validate --mutants`; left out of "all tasks"
+    # (runs, sweeps, stats) and loaded only when named
+    status: Literal["ready", "draft"] = "ready"
 
     def eval_task(self, eval_task_id: str) -> EvalTask:
         for et in self.eval_tasks:

@@ -161,3 +161,33 @@ def test_bundled_benchmark_is_valid(ids):
     if not tasks and not problems:
         pytest.skip("no bundled tasks yet")
     assert not problems, "\n".join(map(str, problems))
+
+
+def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from asuka.bench import load_bench
+    from asuka.cli import app
+
+    bench = tmp_path / "bench"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "bench", bench)
+    shutil.copytree(bench / "tasks" / "mini-todo", bench / "tasks" / "mini-draft")
+    shutil.copy(bench / "prds" / "mini-todo.md", bench / "prds" / "mini-draft.md")
+    shutil.copy(bench / "dags" / "mini-todo.yaml", bench / "dags" / "mini-draft.yaml")
+    y = bench / "tasks" / "mini-draft" / "task.yaml"
+    y.write_text(y.read_text().replace("id: mini-todo", "id: mini-draft") + "status: draft\n")
+    everything, problems = load_bench(bench)
+    assert not problems and [t.id for t in everything] == ["mini-todo"]
+    with_drafts, _ = load_bench(bench, drafts=True)
+    assert [t.id for t in with_drafts] == ["mini-draft", "mini-todo"]
+    (named,), _ = load_bench(bench, ["mini-draft"])
+    assert named.task.status == "draft"
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench)])
+    assert res.exit_code == 0 and "2 task(s) valid" in res.output
+    assert "1 draft: mini-draft" in " ".join(res.output.split())
+    y.write_text(y.read_text().replace("status: draft", "status: sketch"))
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench)])
+    assert res.exit_code == 1 and "status" in res.output
