@@ -91,3 +91,42 @@ def test_asuka_run_llm_agent_with_browser_use(llm_server: ScriptedLLMServer,  # 
     summary = json.loads((tmp_path / "runs" / "cli-llm" / "summary.json").read_text())
     assert summary["cells"][0]["rounds"][1]["task_pass_rate"]["same-artifact"] == 1.0
     assert summary["cells"][0]["rounds"][1]["tokens"] > 0
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+async def test_llm_agent_two_round_loop_on_a_bundled_task(llm_server: ScriptedLLMServer,  # noqa: F811
+                                                          tmp_path: Path) -> None:
+    """The built-in code agent on loan-calculator: round 1 it writes the app without input
+    validation, the template user reports exactly that, round 2 it writes the whole app."""
+    from asuka.bench import load_tasks
+    from asuka.deploy import Deployer
+    from asuka.loop import CellSpec, run_cell
+    from asuka.store import RunStore
+
+    (bt,) = load_tasks(ROOT, ["loan-calculator"])
+    states = {name: "ok" for name in bt.task.features}
+
+    def files(missing: str | None) -> list[tuple[str, dict]]:
+        ref = materialize(Path(bt.root) / "reference", tmp_path / f"ref-{missing}",
+                          {**states, **({missing: "missing"} if missing else {})})
+        return [("write_file", {"path": str(p.relative_to(ref)), "content": p.read_text()})
+                for p in sorted(ref.rglob("*")) if p.is_file()]
+
+    llm_server.script(tool_calls(*files("validation")), tool_calls(("finish", {"summary": "v1"})),
+                      tool_calls(*files(None)), tool_calls(("finish", {"summary": "v2"})))
+    spec = CellSpec(task="loan-calculator", agent="llm",
+                    agent_options={"model": {"provider": "openai", "model": "fake",
+                                             "base_url": llm_server.openai_base_url}},
+                    rounds=2, ui_options={"assert_timeout_s": 4, "action_timeout_s": 8})
+    store = RunStore(tmp_path / "run")
+    result = await run_cell(spec, bt, store, Deployer())
+    r1, r2 = store.load_rounds(spec.cell_id)
+    failed = {t for t, r in r1.evaluation.results.items() if r.status == "failed"}
+    assert failed == {"t14"}, r1.evaluation.results
+    assert r1.evaluation.results["t16"].status == "skipped"  # gated behind validation
+    assert "task 14 /" in r1.feedback
+    assert "task 14 /" in json.dumps(llm_server.requests[2].body)  # round 2 got the feedback
+    assert all(r.status == "passed" for r in r2.evaluation.results.values())
+    assert result["rounds_run"] == 2 and result["all_passed"]
