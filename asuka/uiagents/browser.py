@@ -96,3 +96,32 @@ async def launch(playwright: Any, executable_path: str | None = None, *,
     except Exception as exc:
         raise BrowserLaunchError(f"could not launch Chromium ({path or 'playwright bundled'}): "
                                f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from exc
+
+
+def terminate_chromium(pid: int) -> None:
+    """Make sure a Chromium we launched (and its children) is gone; a pid that no longer
+    names a Chromium (exited, reused) is left alone."""
+    import psutil
+
+    try:
+        proc = psutil.Process(pid)
+        if "chrom" not in proc.name().lower():  # already gone and the pid reused
+            return
+    except psutil.Error:
+        return
+    try:
+        procs = [proc, *proc.children(recursive=True)]
+    except psutil.Error:
+        procs = [proc]
+    for p in procs:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(procs, timeout=5)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=5)

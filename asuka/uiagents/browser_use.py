@@ -88,7 +88,7 @@ from asuka.llm import ModelSpec  # noqa: E402
 from asuka.llm import prices  # noqa: E402
 from asuka.schema import Criterion, EvalTask, EvalTaskResult, Evidence, Verdict  # noqa: E402
 from asuka.uiagents import registry  # noqa: E402
-from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
+from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium, terminate_chromium  # noqa: E402
 from asuka.uiagents.browser_use_errors import (  # noqa: E402
     LLMProbe,
     classify_llm_error,
@@ -463,7 +463,7 @@ async def _kill_browser(browser: Any, pid: int | None) -> None:
     except Exception as exc:  # noqa: BLE001
         log.debug("browser kill failed: %s", exc)
     if pid is not None:
-        await asyncio.to_thread(_terminate, pid)
+        await asyncio.to_thread(terminate_chromium, pid)
 
 
 def _key_or_empty(spec: ModelSpec) -> str:
@@ -491,34 +491,6 @@ def _browser_pid(browser: Any) -> int | None:
         return getattr(watchdog, "browser_pid", None)
     except Exception:  # noqa: BLE001
         return None
-
-
-def _terminate(pid: int) -> None:
-    """Make sure the Chromium we launched (and its children) is gone."""
-    import psutil
-
-    try:
-        proc = psutil.Process(pid)
-        if "chrom" not in proc.name().lower():  # already gone and the pid reused
-            return
-    except psutil.Error:
-        return
-    try:
-        procs = [proc, *proc.children(recursive=True)]
-    except psutil.Error:
-        procs = [proc]
-    for p in procs:
-        try:
-            p.terminate()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(procs, timeout=5)
-    for p in alive:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    psutil.wait_procs(alive, timeout=5)
 
 
 __all__ = ["BrowserUseSession", "BrowserUseUIAgent", "CriterionVerdict", "build_task",
