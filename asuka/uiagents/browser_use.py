@@ -60,7 +60,6 @@ LLM calls and, when the model has a price, the cost).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import os
@@ -88,19 +87,22 @@ from asuka.llm import ModelSpec  # noqa: E402
 from asuka.llm import prices  # noqa: E402
 from asuka.schema import Criterion, EvalTask, EvalTaskResult, Evidence, Verdict  # noqa: E402
 from asuka.uiagents import registry  # noqa: E402
-from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium, terminate_chromium  # noqa: E402
+from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
+from asuka.uiagents.browser_use_chromium import (  # noqa: E402
+    GRACE_S,
+    add_console_recorder,
+    brief,
+    collect_evidence,
+    kill_browser,
+    start_browser,
+)
 from asuka.uiagents.browser_use_errors import (  # noqa: E402
     LLMProbe,
     classify_llm_error,
 )
 from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
-from asuka.uiagents.browser_use_prompt import (  # noqa: E402
-    CONSOLE_KEY,
-    CONSOLE_SCRIPT,
-    MAX_EVIDENCE,
-    CriterionVerdict,
-    build_task,
-)
+from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
+from asuka.uiagents.browser_use_verdict import RunEnd, RunLimits, decide  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
 
 log = logging.getLogger("asuka.uiagents.browser_use")
@@ -110,9 +112,7 @@ for _name in ("browser_use", "cdp_use", "bubus"):  # quiet unless the user confi
 
 BACKEND = "browser-use"
 ROLE = "ui-agent"
-GRACE_S = 15.0          # for the agent to wind down after a stop request, and for cleanups
 REACH_TIMEOUT_S = 10.0  # the once-per-task "is the app answering at all" check
-LAUNCH_TIMEOUT_S = 120.0  # per attempt to start Chromium and connect to it
 
 # ---------------------------------------------------------------- the agent
 
@@ -271,117 +271,73 @@ class BrowserUseSession:
         workdir = Path(tempfile.mkdtemp(prefix="crit-", dir=self._tmp))
         probe = LLMProbe(secret=_key_or_empty(a.spec))
         browser: Any = None
-        agent: Any = None
         pid: int | None = None
-        history: Any = None
-        timed_out = False
-        run_error: BaseException | None = None
+        end = RunEnd()
 
         def verdict(status: str, reason: str) -> Verdict:
             return Verdict(criterion_id=crit.id, status=status, reason=_cut(reason),
                            backend=BACKEND, duration_s=round(time.monotonic() - t0, 3))
 
         try:
-            last_exc: BaseException | None = None
-            for attempt in range(max(1, a.launch_attempts)):
-                browser = a.make_browser(self.executable_path, workdir / f"browser{attempt}")
-                try:
-                    await asyncio.wait_for(browser.start(), LAUNCH_TIMEOUT_S)
-                    pid = _browser_pid(browser)
-                    break
-                except Exception as exc:  # noqa: BLE001 - slow machines: try once more
-                    last_exc = exc
-                    log.warning("Chromium did not start (attempt %d): %s", attempt + 1,
-                                _brief(exc))
-                    await _kill_browser(browser, _browser_pid(browser))
-                    browser = None
+            browser, pid, launch_error = await start_browser(
+                lambda attempt: a.make_browser(self.executable_path,
+                                               workdir / f"browser{attempt}"),
+                a.launch_attempts)
             if browser is None:
                 return verdict("error", f"browser failure: could not start Chromium "
                                         f"({self.executable_path or 'default'}): "
-                                        f"{_brief(last_exc or RuntimeError('unknown'))}")
-            await self._add_console_recorder(browser)
-            llm = probe.instrument(a.make_llm())
-            excluded = list(a.exclude_actions) + (["screenshot"] if a.use_vision is True else [])
-            agent = Agent(
-                task=build_task(self.base_url, eval_task, crit), llm=llm, browser=browser,
-                # without a profile browser-use copies its default one, which makes a
-                # downloads folder in the system temp dir
-                browser_profile=browser.browser_profile,
-                tools=Tools(exclude_actions=excluded),
-                output_model_schema=CriterionVerdict, use_vision=a.use_vision, use_judge=False,
-                initial_actions=[{"navigate": {"url": self.base_url}}],
-                directly_open_url=False, max_failures=a.max_failures,
-                max_actions_per_step=a.max_actions_per_step,
-                llm_timeout=int(math.ceil(a.llm_timeout_s)),
-                step_timeout=int(math.ceil(a.step_timeout_s)),
-                register_should_stop_callback=probe.should_stop,
-                available_file_paths=self._data_files(),
-                file_system_path=str(workdir / "files"), enable_signal_handler=False,
-                calculate_cost=False, generate_gif=False)
-            remaining = a.criterion_timeout_s - (time.monotonic() - t0)
-            run = asyncio.ensure_future(agent.run(max_steps=a.max_steps))
-            done, _ = await asyncio.wait({run}, timeout=max(remaining, 0.001))
-            if not done:
-                timed_out = True
-                probe.stop_requested = True  # the agent stops at its next check
-                done, _ = await asyncio.wait({run}, timeout=GRACE_S)
-                if not done:
-                    run.cancel()
-                    await asyncio.wait({run}, timeout=GRACE_S)
-            if run.done() and not run.cancelled():
-                if run.exception() is not None:
-                    run_error = run.exception()
-                else:
-                    history = run.result()
-            await self._collect_evidence(browser, eval_task.id, evidence)
-            await self._record_usage(agent, history, probe)
-            return self._decide(agent, history, probe, timed_out, run_error, verdict)
+                                        f"{brief(launch_error)}")
+            await add_console_recorder(browser)
+            end.agent = self._make_agent(eval_task, crit, browser, probe, workdir)
+            await self._run_agent(end, probe, t0)
+            await collect_evidence(browser, evidence, self.evidence_dir, eval_task.id)
+            await self._record_usage(end.agent, end.history, probe)
+            limits = RunLimits(a.spec.label, a.max_steps, a.max_failures,
+                               a.criterion_timeout_s)
+            return verdict(*decide(end, probe, limits, brief))
         finally:
-            await self._dispose(browser, agent, pid, workdir)
+            await self._dispose(browser, end.agent, pid, workdir)
 
-    def _decide(self, agent: Any, history: Any, probe: LLMProbe,
-                timed_out: bool, run_error: BaseException | None, verdict: Any) -> Verdict:
+    def _make_agent(self, eval_task: EvalTask, crit: Criterion, browser: Any,
+                    probe: LLMProbe, workdir: Path) -> Any:
         a = self.agent
-        if probe.fatal is not None:
-            return verdict("error", f"LLM endpoint failed ({a.spec.label}): {probe.fatal}")
-        result: CriterionVerdict | None = None
-        success: bool | None = None
-        if history is not None and history.is_done():
-            success = history.is_successful()
-            try:
-                result = history.get_structured_output(CriterionVerdict)
-            except Exception:  # noqa: BLE001 - not our schema: treated as "no verdict"
-                result = None
-        if result is not None:
-            text = result.reason.strip() or "(no reason given)"
-            if result.evidence.strip():
-                text += f" (evidence: {result.evidence.strip()})"
-            if success is False:
-                return verdict("fail", f"the agent could not carry out the test: {text}")
-            return verdict("pass" if result.passed else "fail", text)
-        if probe.endpoint_streak and probe.last_error is not None:
-            return verdict("error", f"LLM endpoint failed ({a.spec.label}) after "
-                                    f"{probe.failed} failed call(s): {probe.last_error[1]}")
-        if run_error is not None:
-            return verdict("error", f"browser-use failed: {_brief(run_error)}")
-        if timed_out:
-            return verdict("fail", f"no verdict: timed out after {a.criterion_timeout_s:g}s")
-        state = getattr(agent, "state", None)
-        steps = getattr(state, "n_steps", 1) - 1
-        failures = getattr(state, "consecutive_failures", 0)
-        last = _last_error(history)
-        tail = f" (last error: {last})" if last else ""
-        if history is not None and history.is_done():
-            final = history.final_result()
-            return verdict("fail", "no verdict: the agent finished without a structured verdict"
-                           + (f": {_cut(final, 300)}" if final else ""))
-        if steps >= a.max_steps:
-            return verdict("fail", f"no verdict: the agent used all {a.max_steps} steps "
-                                   f"without concluding{tail}")
-        if failures >= a.max_failures:
-            return verdict("fail", f"no verdict: the agent stopped after {failures} consecutive "
-                                   f"failed steps{tail}")
-        return verdict("fail", f"no verdict: the agent ended without a structured verdict{tail}")
+        excluded = list(a.exclude_actions) + (["screenshot"] if a.use_vision is True else [])
+        return Agent(
+            task=build_task(self.base_url, eval_task, crit), llm=probe.instrument(a.make_llm()),
+            browser=browser,
+            # without a profile browser-use copies its default one, which makes a downloads
+            # folder in the system temp dir
+            browser_profile=browser.browser_profile,
+            tools=Tools(exclude_actions=excluded),
+            output_model_schema=CriterionVerdict, use_vision=a.use_vision, use_judge=False,
+            initial_actions=[{"navigate": {"url": self.base_url}}],
+            directly_open_url=False, max_failures=a.max_failures,
+            max_actions_per_step=a.max_actions_per_step,
+            llm_timeout=int(math.ceil(a.llm_timeout_s)),
+            step_timeout=int(math.ceil(a.step_timeout_s)),
+            register_should_stop_callback=probe.should_stop,
+            available_file_paths=self._data_files(),
+            file_system_path=str(workdir / "files"), enable_signal_handler=False,
+            calculate_cost=False, generate_gif=False)
+
+    async def _run_agent(self, end: RunEnd, probe: LLMProbe, t0: float) -> None:
+        """Run the agent within the criterion's wall clock; on time-out ask it to stop, then
+        cancel it. Fills ``end``."""
+        remaining = self.agent.criterion_timeout_s - (time.monotonic() - t0)
+        run = asyncio.ensure_future(end.agent.run(max_steps=self.agent.max_steps))
+        done, _ = await asyncio.wait({run}, timeout=max(remaining, 0.001))
+        if not done:
+            end.timed_out = True
+            probe.stop_requested = True  # the agent stops at its next check
+            done, _ = await asyncio.wait({run}, timeout=GRACE_S)
+            if not done:
+                run.cancel()
+                await asyncio.wait({run}, timeout=GRACE_S)
+        if run.done() and not run.cancelled():
+            if run.exception() is not None:
+                end.error = run.exception()
+            else:
+                end.history = run.result()
 
     # ------------------------------------------------------------ helpers
 
@@ -390,42 +346,6 @@ class BrowserUseSession:
         if self.data_dir is None or not self.data_dir.is_dir():
             return []
         return sorted(str(p) for p in self.data_dir.rglob("*") if p.is_file())[:200]
-
-    async def _add_console_recorder(self, browser: Any) -> None:
-        try:
-            cdp = await browser.get_or_create_cdp_session()
-            await asyncio.wait_for(cdp.cdp_client.send.Page.addScriptToEvaluateOnNewDocument(
-                params={"source": CONSOLE_SCRIPT, "runImmediately": True},
-                session_id=cdp.session_id), 10)
-        except Exception as exc:  # noqa: BLE001 - evidence is best effort
-            log.debug("could not install the console recorder: %s", exc)
-
-    async def _collect_evidence(self, browser: Any, eval_task_id: str, evidence: Evidence) -> None:
-        try:
-            cdp = await asyncio.wait_for(browser.get_or_create_cdp_session(), 10)
-            res = await asyncio.wait_for(cdp.cdp_client.send.Runtime.evaluate(
-                params={"expression": f"sessionStorage.getItem({json.dumps(CONSOLE_KEY)})",
-                        "returnByValue": True}, session_id=cdp.session_id), 10)
-            raw = (res.get("result") or {}).get("value")
-            if raw:
-                data = json.loads(raw)
-                for bucket, items in ((evidence.console_errors, data.get("console", [])),
-                                      (evidence.failed_requests, data.get("requests", []))):
-                    for item in items:
-                        if item not in bucket and len(bucket) < MAX_EVIDENCE:
-                            bucket.append(str(item))
-        except Exception as exc:  # noqa: BLE001
-            log.debug("could not read console errors: %s", exc)
-        if self.evidence_dir is None:
-            return
-        name = f"{eval_task_id}.png"
-        try:
-            self.evidence_dir.mkdir(parents=True, exist_ok=True)
-            await asyncio.wait_for(browser.take_screenshot(
-                path=str(self.evidence_dir / name), full_page=True), 15)
-            evidence.screenshot = name
-        except Exception as exc:  # noqa: BLE001
-            log.debug("screenshot failed: %s", exc)
 
     async def _record_usage(self, agent: Any, history: Any, probe: LLMProbe) -> None:
         summary = getattr(history, "usage", None)
@@ -448,7 +368,7 @@ class BrowserUseSession:
 
     async def _dispose(self, browser: Any, agent: Any, pid: int | None, workdir: Path) -> None:
         if browser is not None:
-            await _kill_browser(browser, pid)
+            await kill_browser(browser, pid)
         paths = [workdir]
         agent_dir = getattr(agent, "agent_directory", None)
         if agent_dir is not None:
@@ -457,40 +377,11 @@ class BrowserUseSession:
             await asyncio.to_thread(shutil.rmtree, p, True)
 
 
-async def _kill_browser(browser: Any, pid: int | None) -> None:
-    try:
-        await asyncio.wait_for(browser.kill(), GRACE_S)
-    except Exception as exc:  # noqa: BLE001
-        log.debug("browser kill failed: %s", exc)
-    if pid is not None:
-        await asyncio.to_thread(terminate_chromium, pid)
-
-
 def _key_or_empty(spec: ModelSpec) -> str:
     try:
         return spec.api_key()
     except Exception:  # noqa: BLE001
         return ""
-
-
-def _brief(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return _cut(f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__, 400)
-
-
-def _last_error(history: Any) -> str | None:
-    if history is None:
-        return None
-    errors = [e for e in history.errors() if e]
-    return _cut(errors[-1], 300) if errors else None
-
-
-def _browser_pid(browser: Any) -> int | None:
-    watchdog = getattr(browser, "_local_browser_watchdog", None)
-    try:
-        return getattr(watchdog, "browser_pid", None)
-    except Exception:  # noqa: BLE001
-        return None
 
 
 __all__ = ["BrowserUseSession", "BrowserUseUIAgent", "CriterionVerdict", "build_task",

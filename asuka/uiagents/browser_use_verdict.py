@@ -1,0 +1,85 @@
+"""How the end of one browser-use agent run becomes a criterion's verdict.
+
+A pure mapping from what the run left behind (its history, the LLM probe's record, whether the
+wall clock ran out, an exception) to ``(status, reason)``; the rules are listed in
+``browser_use.py``'s module docstring under "Verdicts". No browser, no LLM call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from asuka.uiagents.browser_use_errors import LLMProbe, cut
+from asuka.uiagents.browser_use_prompt import CriterionVerdict
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    model_label: str
+    max_steps: int
+    max_failures: int
+    criterion_timeout_s: float
+
+
+@dataclass
+class RunEnd:
+    """What one agent run left behind."""
+    agent: Any = None          # browser_use.Agent (its state counts steps and failures)
+    history: Any = None        # AgentHistoryList, None when the run did not return
+    timed_out: bool = False
+    error: BaseException | None = None
+
+
+def last_error(history: Any) -> str | None:
+    if history is None:
+        return None
+    errors = [e for e in history.errors() if e]
+    return cut(errors[-1], 300) if errors else None
+
+
+def structured_verdict(history: Any) -> tuple[CriterionVerdict | None, bool | None]:
+    """The agent's ``CriterionVerdict`` and its success flag, when it finished with one."""
+    if history is None or not history.is_done():
+        return None, None
+    try:
+        return history.get_structured_output(CriterionVerdict), history.is_successful()
+    except Exception:  # noqa: BLE001 - not our schema: treated as "no verdict"
+        return None, history.is_successful()
+
+
+def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
+           describe_error: Any = str) -> tuple[str, str]:
+    if probe.fatal is not None:
+        return "error", f"LLM endpoint failed ({limits.model_label}): {probe.fatal}"
+    result, success = structured_verdict(end.history)
+    if result is not None:
+        text = result.reason.strip() or "(no reason given)"
+        if result.evidence.strip():
+            text += f" (evidence: {result.evidence.strip()})"
+        if success is False:
+            return "fail", f"the agent could not carry out the test: {text}"
+        return ("pass" if result.passed else "fail"), text
+    if probe.endpoint_streak and probe.last_error is not None:
+        return "error", (f"LLM endpoint failed ({limits.model_label}) after "
+                         f"{probe.failed} failed call(s): {probe.last_error[1]}")
+    if end.error is not None:
+        return "error", f"browser-use failed: {describe_error(end.error)}"
+    if end.timed_out:
+        return "fail", f"no verdict: timed out after {limits.criterion_timeout_s:g}s"
+    state = getattr(end.agent, "state", None)
+    steps = getattr(state, "n_steps", 1) - 1
+    failures = getattr(state, "consecutive_failures", 0)
+    last = last_error(end.history)
+    tail = f" (last error: {last})" if last else ""
+    if end.history is not None and end.history.is_done():
+        final = end.history.final_result()
+        return "fail", ("no verdict: the agent finished without a structured verdict"
+                        + (f": {cut(final, 300)}" if final else ""))
+    if steps >= limits.max_steps:
+        return "fail", (f"no verdict: the agent used all {limits.max_steps} steps "
+                        f"without concluding{tail}")
+    if failures >= limits.max_failures:
+        return "fail", (f"no verdict: the agent stopped after {failures} consecutive "
+                        f"failed steps{tail}")
+    return "fail", f"no verdict: the agent ended without a structured verdict{tail}"
