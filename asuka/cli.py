@@ -51,6 +51,7 @@ def validate(
     drafts = [t.id for t in tasks if t.task.status == "draft"]
     console.print(f"[green]ok[/green] {len(tasks)} task(s) valid in {root}"
                   + (f" ({len(drafts)} draft: {', '.join(drafts)})" if drafts else ""))
+    _print_proofs(tasks)
     if mutants:
         from asuka.mutants import check_mutants_cli
 
@@ -62,6 +63,22 @@ def validate(
             raise typer.BadParameter(str(exc), param_hint="--feature") from None
         if not ok:
             raise typer.Exit(1)
+
+
+def _print_proofs(tasks: list) -> None:
+    """Which tasks a complete mutants run has proven in their current version."""
+    from asuka.proof import proof_state
+
+    by_state: dict[str, list[str]] = {"proven": [], "stale": [], "unproven": []}
+    for t in tasks:
+        by_state[proof_state(t)].append(t.id)
+    parts = [f"{len(ids)} {state}" + (f" ({', '.join(ids)})" if ids and state != "proven"
+                                      else "")
+             for state, ids in by_state.items() if ids]
+    colour = "green" if not by_state["stale"] and not by_state["unproven"] else "yellow"
+    console.print(f"[{colour}]proofs[/{colour}] " + ", ".join(parts)
+                  + ("; prove with `asuka validate --mutants ID`" if colour == "yellow" else ""),
+                  highlight=False, soft_wrap=True)
 
 
 def _parse_opts(pairs: list[str], flag: str = "--agent-opt") -> dict:

@@ -6,6 +6,8 @@
    *unmapped dependency* (the simulator would mispredict it).
 3. The same for each broken variant, against the feature's ``broken`` list.
 
+A complete run (no ``--feature``) that passes writes the task's proof (``asuka.proof``).
+
 Every mutant is evaluated under the flat protocol, so that no gating hides a failure. A failure
 outside the expected set is evaluated a second time and counts only if it repeats.
 """
@@ -25,6 +27,7 @@ from rich.progress import Progress
 from asuka.deploy import Deployer
 from asuka.evaluate import EvalSettings, evaluate_workspace
 from asuka.features import FeatureState, features_in, prepare_workspace
+from asuka.proof import write_proof
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
@@ -172,12 +175,16 @@ def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console
     finally:
         signal.signal(signal.SIGTERM, previous)
     ok = True
+    by_id = {t.id: t for t in tasks}
     for rep in reports:
         n = len(rep.results)
         bad = [r for r in rep.results if not r.ok]
         if not bad:
             console.print(f"[green]ok[/green] {rep.task_id}: reference passes every check; "
                           f"{n - 1} mutant(s) fail exactly their mapped tasks")
+            if features is None:  # only a complete run proves the task
+                path = write_proof(by_id[rep.task_id], rep)
+                console.print(f"   proof written to {path}", highlight=False, soft_wrap=True)
             continue
         ok = False
         console.print(f"[red]FAIL[/red] {rep.task_id}: {len(bad)} of {n} mutant run(s) wrong")

@@ -4,6 +4,7 @@ fail. The mini-todo fixture passes; a copy whose feature map lies is caught on b
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,8 @@ from typer.testing import CliRunner
 from asuka.bench import load_tasks
 from asuka.cli import app
 from asuka.deploy import Deployer
-from asuka.mutants import check_task
+from asuka.mutants import MutantResult, TaskMutantReport, check_task
+from asuka.proof import proof_state, write_proof
 from asuka.uiagents import get as get_ui_agent
 
 MINI = Path(__file__).resolve().parent / "fixtures" / "bench"
@@ -22,13 +24,45 @@ PATIENT = {"assert_timeout_s": 4, "action_timeout_s": 8}
 
 @pytest.mark.browser
 @pytest.mark.timeout(900)
-def test_mutants_pass_on_an_honest_task() -> None:
-    res = CliRunner().invoke(app, ["validate", "--mutants", "--bench", str(MINI), "mini-todo",
+def test_mutants_pass_on_an_honest_task(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    shutil.copytree(MINI, bench)
+    res = CliRunner().invoke(app, ["validate", "--mutants", "--bench", str(bench), "mini-todo",
                                    "--concurrency", "2", "--ui-opt", "assert_timeout_s=4",
                                    "--ui-opt", "action_timeout_s=8"])
     assert res.exit_code == 0, res.output
     assert "ok mini-todo: reference passes every check" in " ".join(res.output.split())
     assert "mini-todo [1/" in res.output and "] reference: ok" in res.output  # not a terminal
+    # the complete run left its proof, listing what each mutant failed
+    proof = json.loads((bench / "tasks" / "mini-todo" / "proof.json").read_text())
+    runs = {(r["feature"], r["state"]): r for r in proof["runs"]}
+    assert runs[("reference", "ok")]["failed"] == []
+    assert runs[("add", "missing")]["failed"] == ["t1", "t2", "t4"]
+    assert proof["mutant_runs"] == len(proof["runs"]) > 2
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
+    assert "proofs 1 proven" in res.output, res.output
+
+
+def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    shutil.copytree(MINI, bench)
+    task_dir = bench / "tasks" / "mini-todo"
+    (bt,) = load_tasks(bench, ["mini-todo"])
+    assert proof_state(bt) == "unproven"
+    report = TaskMutantReport("mini-todo", [MutantResult(None, "ok", set(), set())])
+    write_proof(bt, report)
+    assert proof_state(bt) == "proven"
+    yaml_path = task_dir / "task.yaml"
+    yaml_path.write_text(yaml_path.read_text() + "status: draft\n")  # promotion/demotion
+    (bt,) = load_tasks(bench, ["mini-todo"])
+    assert bt.task.status == "draft" and proof_state(bt) == "proven"
+    page = next(p for p in (task_dir / "reference").rglob("*.html"))
+    page.write_text(page.read_text() + "<!-- edited -->\n")
+    assert proof_state(bt) == "stale"
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
+    assert "1 stale (mini-todo)" in res.output, res.output
+    (task_dir / "proof.json").write_text("{not json")
+    assert proof_state(bt) == "unproven"
 
 
 def test_mutants_feature_selection() -> None:

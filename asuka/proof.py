@@ -1,0 +1,71 @@
+"""The record a complete ``asuka validate --mutants`` run leaves: ``tasks/<id>/proof.json``.
+
+A passing run proves the checks of one version of a task. The proof keeps a fingerprint of
+what the run exercised (the task's parsed definition, the reference app's files, the mock data)
+so that any later edit shows up as a *stale* proof, and it lists every mutant with the
+evaluation tasks it was expected to fail and did fail, for a reader who wants to see the proof
+rather than trust it. ``status`` and ``notes`` are not part of the fingerprint: promoting a
+draft to ready after its proof does not invalidate it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Literal
+
+from asuka.schema import BenchTask
+
+PROOF_FILE = "proof.json"
+ProofState = Literal["proven", "stale", "unproven"]
+
+
+def fingerprint(bench_task: BenchTask) -> str:
+    """sha256 over the task definition (minus status and notes), reference files and data."""
+    task = bench_task.task
+    root = Path(bench_task.root)
+    h = hashlib.sha256()
+    definition = task.model_dump(mode="json", exclude={"status", "notes"})
+    h.update(json.dumps(definition, sort_keys=True).encode())
+    files: list[tuple[str, Path]] = []
+    if task.reference:
+        ref = root / task.reference
+        files += [(f"reference/{p.relative_to(ref).as_posix()}", p)
+                  for p in ref.rglob("*") if p.is_file()]
+    files += [(f"data:{rel}", root / rel) for rel in task.data]
+    for name, path in sorted(files):
+        h.update(b"\0" + name.encode() + b"\0")
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def proof_path(bench_task: BenchTask) -> Path:
+    return Path(bench_task.root) / PROOF_FILE
+
+
+def write_proof(bench_task: BenchTask, report: object) -> Path:
+    """Write the proof of a passing complete run (``report``: a ``TaskMutantReport``)."""
+    runs = [{"feature": r.feature or "reference", "state": r.state,
+             "expected": sorted(r.expected), "failed": sorted(r.failed)}
+            for r in report.results]  # type: ignore[attr-defined]
+    record = {"task": bench_task.id, "fingerprint": fingerprint(bench_task),
+              "proven_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+              "mutant_runs": len(runs), "runs": runs}
+    path = proof_path(bench_task)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n")
+    tmp.replace(path)  # a crash never leaves half a proof
+    return path
+
+
+def proof_state(bench_task: BenchTask) -> ProofState:
+    path = proof_path(bench_task)
+    if not path.is_file():
+        return "unproven"
+    try:
+        recorded = json.loads(path.read_text()).get("fingerprint")
+    except (OSError, ValueError, AttributeError):
+        return "unproven"
+    return "proven" if recorded == fingerprint(bench_task) else "stale"
