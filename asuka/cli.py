@@ -101,13 +101,24 @@ def _pct(x: float) -> str:
 def stats(
     ids: Annotated[list[str] | None, typer.Argument(help="Task ids (default: all).")] = None,
     bench: BenchOpt = None,
+    drafts: Annotated[bool, typer.Option(
+        "--drafts", help="Count the draft tasks too.")] = False,
+    per_task: Annotated[bool, typer.Option(
+        "--per-task", help="Also one row per task, with its proof state.")] = False,
 ) -> None:
     """Benchmark statistics (paper §3.3), beside the paper's."""
-    tasks, problems = load_bench(_bench(bench), ids)
+    tasks, problems = load_bench(_bench(bench), ids, drafts=drafts)
     if problems:
         for p in problems:
             err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
+    if not tasks:
+        err.print("[red]error[/red] no tasks to count (drafts are left out without --drafts)")
+        raise typer.Exit(1)
+    if per_task:
+        # wider than a pipe's default 80 columns rather than cropping task names
+        wide = console if console.width >= 110 else Console(width=110)
+        wide.print(_per_task_table(tasks))
     s = bench_stats(tasks)
     table = Table(title="Benchmark statistics", show_lines=False)
     table.add_column("statistic")
@@ -135,6 +146,26 @@ def stats(
     for r in rows:
         table.add_row(*r)
     console.print(table)
+
+
+def _per_task_table(tasks: list) -> Table:
+    from asuka.dag import CriterionDag
+    from asuka.proof import proof_state
+
+    from rich import box
+
+    table = Table(title="Tasks", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col, right in (("task", False), ("category", False), ("status", False),
+                       ("evals", True), ("crit", True), ("weight", True),
+                       ("depth", True), ("proof", False)):
+        table.add_column(col, justify="right" if right else "left", no_wrap=True)
+    for t in sorted(tasks, key=lambda t: (t.task.category, t.id)):
+        ets = t.task.eval_tasks
+        table.add_row(t.id, t.task.category, t.task.status, str(len(ets)),
+                      str(sum(len(e.criteria) for e in ets)),
+                      f"{sum(e.weight for e in ets) / len(ets):.2f}",
+                      str(CriterionDag.of(t.task, t.dag).depth()), proof_state(t))
+    return table
 
 
 @app.command()
