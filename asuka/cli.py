@@ -39,10 +39,15 @@ def validate(
     feature: Annotated[list[str] | None, typer.Option(
         "--feature", "-f", help="With --mutants: only these features' mutants (repeatable; "
                                 "'reference' alone runs only the reference app).")] = None,
+    drafts: Annotated[bool, typer.Option(
+        "--drafts", help="With --mutants and no ids: the draft tasks too.")] = False,
+    skip_proven: Annotated[bool, typer.Option(
+        "--skip-proven", help="With --mutants: leave out tasks whose proof.json is current, "
+                              "so an interrupted proving run resumes.")] = False,
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = _bench(bench)
-    tasks, problems = load_bench(root, ids, drafts=not mutants)
+    tasks, problems = load_bench(root, ids, drafts=drafts or not mutants)
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
     if problems:
@@ -54,7 +59,16 @@ def validate(
     _print_proofs(tasks)
     if mutants:
         from asuka.mutants import check_mutants_cli
+        from asuka.proof import proof_state
 
+        if skip_proven:
+            proven = [t.id for t in tasks if proof_state(t) == "proven"]
+            tasks = [t for t in tasks if t.id not in proven]
+            if proven:
+                console.print(f"skipping {len(proven)} proven task(s): {', '.join(proven)}",
+                              highlight=False, soft_wrap=True)
+            if not tasks:
+                return
         try:
             ok = check_mutants_cli(tasks, concurrency=concurrency, console=console,
                                    ui_options=_parse_opts(ui_opt or [], "--ui-opt"),

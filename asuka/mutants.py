@@ -145,11 +145,20 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
 async def check_tasks(tasks: list[BenchTask], concurrency: int = 3,
                       ui: str = "scripted", progress=None,
                       ui_options: dict | None = None, features: list[str] | None = None,
-                      log: Callable[[str], None] | None = None) -> list[TaskMutantReport]:
+                      log: Callable[[str], None] | None = None,
+                      on_report: Callable[[TaskMutantReport], None] | None = None,
+                      ) -> list[TaskMutantReport]:
+    """Check the tasks one after another; ``on_report`` sees each report as soon as its task
+    is done (so a long multi-task run keeps what it proved if it is stopped later)."""
     agent = get_ui_agent(ui, **{**MUTANT_UI_DEFAULTS, **(ui_options or {})})
     deployer = Deployer()
-    return [await check_task(t, agent, deployer, concurrency, progress, features, log)
-            for t in tasks]
+    reports = []
+    for t in tasks:
+        reports.append(await check_task(t, agent, deployer, concurrency, progress, features,
+                                        log))
+        if on_report:
+            on_report(reports[-1])
+    return reports
 
 
 def _terminate_cleanly(signum: int, frame: object) -> None:
@@ -162,21 +171,10 @@ def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console
                       features: list[str] | None = None) -> bool:
     for t in tasks:  # unknown feature names fail before any browser starts
         plan_for(t, features)
-    previous = signal.signal(signal.SIGTERM, _terminate_cleanly)
-    try:
-        # on a terminal a progress bar; otherwise (CI, logs) one line per mutant run
-        with Progress(console=console, transient=False,
-                      disable=not console.is_terminal) as progress:
-            log = None if console.is_terminal else (
-                lambda line: console.print(line, highlight=False, soft_wrap=True))
-            reports = asyncio.run(check_tasks(tasks, concurrency, progress=progress,
-                                              ui_options=ui_options, features=features,
-                                              log=log))
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    ok = True
     by_id = {t.id: t for t in tasks}
-    for rep in reports:
+    failed: list[str] = []
+
+    def report(rep: TaskMutantReport) -> None:
         n = len(rep.results)
         bad = [r for r in rep.results if not r.ok]
         if not bad:
@@ -185,11 +183,27 @@ def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console
             if features is None:  # only a complete run proves the task
                 path = write_proof(by_id[rep.task_id], rep)
                 console.print(f"   proof written to {path}", highlight=False, soft_wrap=True)
-            continue
-        ok = False
+            return
+        failed.append(rep.task_id)
         console.print(f"[red]FAIL[/red] {rep.task_id}: {len(bad)} of {n} mutant run(s) wrong")
         for r in bad:
             label = "reference" if r.feature is None else f"{r.feature} ({r.state})"
             for p in r.problems:
                 console.print(f"  {label}: {p}", highlight=False, soft_wrap=True)
-    return ok
+
+    previous = signal.signal(signal.SIGTERM, _terminate_cleanly)
+    try:
+        # on a terminal a progress bar; otherwise (CI, logs) one line per mutant run
+        with Progress(console=console, transient=False,
+                      disable=not console.is_terminal) as progress:
+            log = None if console.is_terminal else (
+                lambda line: console.print(line, highlight=False, soft_wrap=True))
+            asyncio.run(check_tasks(tasks, concurrency, progress=progress,
+                                    ui_options=ui_options, features=features, log=log,
+                                    on_report=report))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if len(tasks) > 1:
+        console.print(f"{len(tasks) - len(failed)} of {len(tasks)} task(s) passed"
+                      + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return not failed

@@ -41,6 +41,11 @@ def test_mutants_pass_on_an_honest_task(tmp_path: Path) -> None:
     assert proof["mutant_runs"] == len(proof["runs"]) > 2
     res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
     assert "proofs 1 proven" in res.output, res.output
+    # a proving run over everything resumes: the proven task is not run again
+    res = CliRunner().invoke(app, ["validate", "--mutants", "--skip-proven", "--drafts",
+                                   "--bench", str(bench)])
+    assert res.exit_code == 0 and "skipping 1 proven task(s): mini-todo" in res.output
+    assert "[1/" not in res.output
 
 
 def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
