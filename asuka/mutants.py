@@ -135,10 +135,17 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
             report.results.append(res)
             if progress:
                 progress.advance(tid)
+            label = "reference" if name is None else f"{name} {state}"
             if log:
-                label = "reference" if name is None else f"{name} {state}"
                 log(f"{task.id} [{k + 1}/{len(plan)}] {label}: "
                     + ("ok" if res.ok else f"{len(res.problems)} problem(s)"))
+            # problems are shown as they happen: a long run need not be waited out (or
+            # killed) to learn what went wrong; the summary at the end repeats them
+            say = log or (None if progress is None else lambda line: progress.console.print(
+                line, markup=False, highlight=False, soft_wrap=True))
+            if say:
+                for p in res.problems:
+                    say(f"  {task.id} {label}: {p}")
     return report
 
 
@@ -182,14 +189,16 @@ def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console
                           f"{n - 1} mutant(s) fail exactly their mapped tasks")
             if features is None:  # only a complete run proves the task
                 path = write_proof(by_id[rep.task_id], rep)
-                console.print(f"   proof written to {path}", highlight=False, soft_wrap=True)
+                shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+                console.print(f"   proof written to {shown}", highlight=False, soft_wrap=True)
             return
         failed.append(rep.task_id)
         console.print(f"[red]FAIL[/red] {rep.task_id}: {len(bad)} of {n} mutant run(s) wrong")
         for r in bad:
             label = "reference" if r.feature is None else f"{r.feature} ({r.state})"
             for p in r.problems:
-                console.print(f"  {label}: {p}", highlight=False, soft_wrap=True)
+                console.print(f"  {label}: {p}", markup=False, highlight=False,
+                              soft_wrap=True)
 
     previous = signal.signal(signal.SIGTERM, _terminate_cleanly)
     try:
@@ -197,7 +206,8 @@ def check_mutants_cli(tasks: list[BenchTask], concurrency: int, console: Console
         with Progress(console=console, transient=False,
                       disable=not console.is_terminal) as progress:
             log = None if console.is_terminal else (
-                lambda line: console.print(line, highlight=False, soft_wrap=True))
+                lambda line: console.print(line, markup=False, highlight=False,
+                                           soft_wrap=True))
             asyncio.run(check_tasks(tasks, concurrency, progress=progress,
                                     ui_options=ui_options, features=features, log=log,
                                     on_report=report))

@@ -55,9 +55,17 @@ def write_proof(bench_task: BenchTask, report: object) -> Path:
               "mutant_runs": len(runs), "runs": runs}
     path = proof_path(bench_task)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n")
+    tmp.write_text(_format(record))
     tmp.replace(path)  # a crash never leaves half a proof
     return path
+
+
+def _format(record: dict) -> str:
+    """JSON with one line per mutant run: short enough to read in a diff."""
+    head = {k: v for k, v in record.items() if k != "runs"}
+    lines = [json.dumps(r) for r in record["runs"]]
+    body = json.dumps(head, indent=1)[:-2]  # without the closing "\n}"
+    return body + ',\n "runs": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n"
 
 
 def proof_state(bench_task: BenchTask) -> ProofState:

@@ -95,9 +95,13 @@ async def test_mutants_catch_a_lying_feature_map(tmp_path: Path) -> None:
     assert text != yaml_path.read_text()
     yaml_path.write_text(text)
     (bt,) = load_tasks(bench, ["mini-todo"])
+    lines: list[str] = []
     report = await check_task(bt, get_ui_agent("scripted", **PATIENT), Deployer(),
-                              concurrency=2)
+                              concurrency=2, log=lines.append)
     assert not report.ok
+    # each problem is logged right after its mutant's line, not only in the final summary
+    at = lines.index(next(x for x in lines if "] heading missing: 1 problem(s)" in x))
+    assert lines[at + 1] == "  mini-todo heading missing: vacuous: t1 still passes with heading missing"
     problems = {(r.feature, r.state): r.problems for r in report.results if r.problems}
     assert problems.get(("heading", "missing")) == [
         "vacuous: t1 still passes with heading missing"]
