@@ -132,7 +132,11 @@ async def run_protocol(task: Task, dag: CriterionDag, evaluator: Evaluator, *,
     sem = asyncio.Semaphore(max(1, concurrency))
     by_id = {et.id: et for et in task.eval_tasks}
     results: dict[str, EvalTaskResult] = {}
-    for generation in dag.generations():
+    # only the dag protocol needs a layer's outcome before the next; the others run as one layer
+    # (so a slow task of one generation does not hold up the whole next one)
+    layers = (dag.generations() if protocol == "dag"
+              else [[n for g in dag.generations() for n in g]])
+    for generation in layers:
         runnable: list[EvalTask] = []
         for node in generation:
             blocked = [] if protocol != "dag" else [

@@ -35,7 +35,9 @@ from asuka.uiagents import get as get_ui_agent
 
 # More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
 # correct reference because the machine was busy; only failing checks pay the extra wait.
-MUTANT_UI_DEFAULTS = {"action_timeout_s": 6.0, "assert_timeout_s": 3.0}
+# A proof needs each task's pass/fail only, so a task stops at its first failing criterion.
+MUTANT_UI_DEFAULTS = {"action_timeout_s": 6.0, "assert_timeout_s": 3.0,
+                      "stop_at_first_failure": True}
 
 
 @dataclass

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+# imported here, before any test points tempfile at its scratch folder: browser-use makes a
+# downloads folder for its default profile when its session module is first imported
+import asuka.uiagents.browser_use  # noqa: F401
 from asuka import uiagents
 from asuka.llm import ModelSpec
 from asuka.schema import EvalTask

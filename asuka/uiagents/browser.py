@@ -3,9 +3,12 @@
 Discovery order (``find_chromium``):
 
 1. the ``ASUKA_CHROMIUM`` environment variable (must name an existing file);
-2. a system Chromium (Debian's ``/usr/bin/chromium``, ``/usr/bin/chromium-browser``, then
+2. for a headless launch, Debian's ``chromium-headless-shell`` (the old headless shell: the same
+   engine without the desktop browser around it, over twice as fast per page on a small
+   machine; it is what Playwright itself runs headless);
+3. a system Chromium (Debian's ``/usr/bin/chromium``, ``/usr/bin/chromium-browser``, then
    ``chromium`` / ``chromium-browser`` on ``PATH``);
-3. Playwright's own downloaded Chromium (``playwright install chromium``): returned as ``None``,
+4. Playwright's own downloaded Chromium (``playwright install chromium``): returned as ``None``,
    which means "let Playwright choose its bundled executable".
 
 When none of these exists a ``ChromiumNotFound`` error explains how to get one.
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 ENV_VAR = "ASUKA_CHROMIUM"
+HEADLESS_CANDIDATES = ("/usr/bin/chromium-headless-shell", "chromium-headless-shell")
 SYSTEM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 PATH_CANDIDATES = ("chromium", "chromium-browser")
 
@@ -56,17 +60,21 @@ def _playwright_has_own(playwright: Any | None) -> bool:
     return base.is_dir() and any(p.name.startswith("chromium") for p in base.iterdir())
 
 
-def find_chromium(playwright: Any | None = None) -> str | None:
+def find_chromium(playwright: Any | None = None, headless: bool = False) -> str | None:
     """Path of the Chromium to launch, or ``None`` to let Playwright use its own download.
 
     ``playwright`` (an async or sync Playwright object), when given, makes the check for
     Playwright's own Chromium exact; without it the default download folder is inspected.
-    Raises ``ChromiumNotFound`` when nothing usable exists."""
+    ``headless`` prefers the headless shell when it is installed. Raises ``ChromiumNotFound`` when nothing usable exists."""
     env = os.environ.get(ENV_VAR)
     if env:
         if Path(env).is_file():
             return env
         raise ChromiumNotFound(f"{ENV_VAR}={env!r} does not name an existing file")
+    for cand in HEADLESS_CANDIDATES if headless else ():
+        found = cand if Path(cand).is_file() else shutil.which(cand)
+        if found:
+            return found
     for cand in SYSTEM_CANDIDATES:
         if Path(cand).is_file():
             return cand
@@ -86,8 +94,9 @@ async def launch(playwright: Any, executable_path: str | None = None, *,
                  headless: bool = True, extra_args: tuple[str, ...] = ()) -> Any:
     """Launch Chromium with ``LAUNCH_ARGS`` through an async Playwright object.
 
-    ``executable_path`` defaults to ``find_chromium(playwright)``."""
-    path = executable_path if executable_path is not None else find_chromium(playwright)
+    ``executable_path`` defaults to ``find_chromium(playwright, headless)``."""
+    path = (executable_path if executable_path is not None
+            else find_chromium(playwright, headless=headless))
     kwargs: dict[str, Any] = {"headless": headless, "args": [*LAUNCH_ARGS, *extra_args]}
     if path is not None:
         kwargs["executable_path"] = path

@@ -39,8 +39,11 @@ Verdicts. One per criterion, ``backend="scripted"``: ``pass``; ``fail`` with a r
 ``unverifiable`` ("no scripted check") for a criterion without steps. A criterion that exceeds
 ``criterion_timeout_s`` fails "timed out after Ns at step N ..."; when the evaluation task's
 wall-clock cap ``task_timeout_s`` is reached the running criterion fails "task timed out ..." and
-the remaining ones fail "not run: task timed out after Ns". Unexpected internal exceptions give an
-``error`` verdict; a session never raises for an app's failure.
+the remaining ones fail "not run: task timed out after Ns". With ``stop_at_first_failure`` (what
+``validate --mutants`` uses: it needs only each task's pass/fail, and a failing check of a missing
+feature spends its whole timeout) the criteria after the first non-passing one fail "not run: an
+earlier criterion failed". Unexpected internal exceptions give an ``error`` verdict; a session
+never raises for an app's failure.
 
 Task status. ``passed`` when every verdict passes (a task with only unverifiable criteria is
 ``failed``), otherwise ``failed``; ``error`` (with ``error`` set, ``attempts=1``) only for
@@ -157,7 +160,9 @@ class ScriptedUIAgent:
     def __init__(self, assert_timeout_s: float = 1.5, action_timeout_s: float = 3,
                  nav_timeout_s: float = 15, criterion_timeout_s: float = 60,
                  task_timeout_s: float = 300, executable_path: str | None = None,
-                 headless: bool = True, viewport: tuple[int, int] = (1280, 800)) -> None:
+                 headless: bool = True, viewport: tuple[int, int] = (1280, 800),
+                 stop_at_first_failure: bool = False) -> None:
+        self.stop_at_first_failure = bool(stop_at_first_failure)
         self.assert_timeout_s = float(assert_timeout_s)
         self.action_timeout_s = float(action_timeout_s)
         self.nav_timeout_s = float(nav_timeout_s)
@@ -277,6 +282,10 @@ class ScriptedSession:
                               reason=f"not run: task timed out after {a.task_timeout_s:g}s")
             if deadline <= time.monotonic():
                 verdicts.append(not_run)
+                continue
+            if a.stop_at_first_failure and any(v.status in ("fail", "error") for v in verdicts):
+                verdicts.append(not_run.model_copy(
+                    update={"reason": "not run: an earlier criterion failed"}))
                 continue
             if last_page[0] is not None:
                 # awaited: closing flushes the page's pending storage writes for the next page
