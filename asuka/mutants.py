@@ -31,6 +31,7 @@ from asuka.proof import write_proof
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
+from asuka.uiagents.scripted import NOT_RUN_AFTER_FAILURE
 
 
 # More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
@@ -71,7 +72,8 @@ def _reasons(ev: RoundEvaluation, ids: set[str]) -> list[str]:
     out = []
     for i in sorted(ids):
         r = ev.results[i]
-        bad = [v for v in r.verdicts if v.status != "pass"]
+        bad = [v for v in r.verdicts if v.status != "pass"
+               and v.reason != NOT_RUN_AFTER_FAILURE]
         out.append(f"{i}: " + ("; ".join(f"{v.criterion_id}: {v.reason}" for v in bad[:3])
                                or r.error or r.status))
     return out

@@ -151,6 +151,10 @@ async def _quietly(coro: Any, timeout: float = CLOSE_TIMEOUT_S) -> Any:
         return None
 
 
+# the reason of the criteria ``stop_at_first_failure`` leaves out
+NOT_RUN_AFTER_FAILURE = "not run: an earlier criterion failed"
+
+
 @registry.register(BACKEND)
 class ScriptedUIAgent:
     """UI agent that executes the criteria's scripted checks; see the module docstring."""
@@ -285,7 +289,7 @@ class ScriptedSession:
                 continue
             if a.stop_at_first_failure and any(v.status in ("fail", "error") for v in verdicts):
                 verdicts.append(not_run.model_copy(
-                    update={"reason": "not run: an earlier criterion failed"}))
+                    update={"reason": NOT_RUN_AFTER_FAILURE}))
                 continue
             if last_page[0] is not None:
                 # awaited: closing flushes the page's pending storage writes for the next page
