@@ -95,8 +95,9 @@ async def bare_criterion(page, base: str, steps) -> bool:
 
 async def run_bare(tasks: list[EvalTask], base: str, concurrency: int) -> int:
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=find_chromium(), headless=True,
-                                           args=list(LAUNCH_ARGS))
+        # the same executable the scripted agent launches headless
+        browser = await pw.chromium.launch(executable_path=find_chromium(headless=True),
+                                           headless=True, args=list(LAUNCH_ARGS))
         sem = asyncio.Semaphore(concurrency)
 
         async def one(et: EvalTask) -> int:
