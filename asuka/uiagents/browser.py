@@ -65,7 +65,8 @@ def find_chromium(playwright: Any | None = None, headless: bool = False) -> str 
 
     ``playwright`` (an async or sync Playwright object), when given, makes the check for
     Playwright's own Chromium exact; without it the default download folder is inspected.
-    ``headless`` prefers the headless shell when it is installed. Raises ``ChromiumNotFound`` when nothing usable exists."""
+    ``headless`` prefers the headless shell when it is installed. Raises ``ChromiumNotFound``
+    when nothing usable exists."""
     env = os.environ.get(ENV_VAR)
     if env:
         if Path(env).is_file():
