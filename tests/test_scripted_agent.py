@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 import time
 from pathlib import Path
@@ -15,6 +14,7 @@ from asuka import uiagents
 from asuka.schema import EvalTask
 from asuka.uiagents import browser
 from asuka.uiagents.browser import LAUNCH_ARGS, ChromiumNotFound, find_chromium
+from asuka.uiagents.locate import CONNECTION_ERRORS
 from asuka.uiagents.scripted import ScriptedSession, ScriptedUIAgent
 from tests.conftest import QuietHandler
 
@@ -397,12 +397,13 @@ async def test_server_dies_mid_evaluation(relaxed: ScriptedSession, server: Any)
     assert r.status == "failed" and r.error is None
     v = r.verdicts
     assert v[0].status == "pass"
-    # (the headless shell may see the kept-alive connection reset rather than refused)
-    assert v[1].status == "fail" and re.search("ERR_CONNECTION_(REFUSED|RESET)", v[1].reason)
+    # (which network error Chromium reports depends on timing and build: refused, reset, or a
+    # kept-alive socket found closed; all of them mean nothing answered)
+    assert v[1].status == "fail" and any(e in v[1].reason for e in CONNECTION_ERRORS), v[1].reason
     assert v[2].status == "fail" and v[2].step is None and v[2].reason.startswith("opening '/'")
     # the next task cannot reach the app at all: an infrastructure error, to be retried
     r2 = await relaxed.evaluate(task("after", [{"expect_visible": {"css": "h1"}}]))
-    assert r2.status == "error" and re.search("ERR_CONNECTION_(REFUSED|RESET)", r2.error or "")
+    assert r2.status == "error" and any(e in (r2.error or "") for e in CONNECTION_ERRORS), r2.error
     assert [x.status for x in r2.verdicts] == ["error"]
     assert time.monotonic() - t0 < 60  # ~1.5 s on an idle machine
 
