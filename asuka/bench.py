@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from asuka.dag import CriterionDag, CycleError
 from asuka.features import MarkerError, features_in
+from asuka.lint import dangling_lookups
 from asuka.schema import BenchTask, DagSpec, Task
 
 
@@ -151,6 +152,13 @@ def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> N
             elif task.features[name].broken and "broken" not in marked[name]:
                 problems.append(Problem(rel, f"features.{name}.broken",
                                         "no '@broken' variant of that feature in the reference app"))
+            elif "broken" in marked[name]:
+                for file, ids in dangling_lookups(ref, name).items():
+                    problems.append(Problem(
+                        rel, f"features.{name}",
+                        f"the broken variant looks up {', '.join('#' + i for i in sorted(ids))} "
+                        f"in {task.reference}/{file}, which nothing defines once the feature is "
+                        "broken (repeat the feature's markup inside an '@broken' block)"))
         for name in sorted(set(marked) - set(task.features)):
             problems.append(Problem(rel, "features",
                                     f"feature {name!r} is marked in the reference app but not mapped"))

@@ -25,7 +25,7 @@ from typing import Literal
 
 FeatureState = Literal["ok", "missing", "broken"]
 
-_MARK = re.compile(
+MARKER = re.compile(
     r"(?:/\*|<!--)\s*@(?P<kind>feature|broken|end)\s+(?P<name>[A-Za-z0-9_.\-]+)\s*(?:\*/|-->)"
 )
 TEXT_SUFFIXES = {".html", ".htm", ".js", ".mjs", ".jsx", ".ts", ".tsx", ".css", ".json", ".vue",
@@ -41,7 +41,7 @@ def scan(text: str, where: str = "<text>") -> dict[str, set[str]]:
     unbalanced markers."""
     found: dict[str, set[str]] = {}
     stack: list[tuple[str, str]] = []
-    for m in _MARK.finditer(text):
+    for m in MARKER.finditer(text):
         kind, name = m["kind"], m["name"]
         line = text.count("\n", 0, m.start()) + 1
         if kind == "end":
@@ -68,7 +68,7 @@ def render(text: str, states: Mapping[str, FeatureState], where: str = "<text>")
     def keeping() -> bool:
         return all(k for _, _, k in stack)
 
-    for m in _MARK.finditer(text):
+    for m in MARKER.finditer(text):
         if keeping():
             out.append(text[pos:m.start()])
         pos = m.end()
