@@ -3,7 +3,9 @@
 Runs ``asuka sweep experiments/demo.yaml`` in a subprocess once per concurrency level, each into
 a fresh run directory, and samples the resident memory of the whole process tree (the sweep, its
 Chromium processes and the deployed app servers) with psutil. Prints wall time and peak memory per
-level and the ratios between the levels.
+level and the ratios between the levels, and checks that every level reached the same numbers (the
+simulated agent is deterministic in its seed, so any difference is the load changing verdicts:
+a check that timed out on a busy machine).
 
     .venv/bin/python benchmarks/bench_sweep.py                        # bundled benchmark
     .venv/bin/python benchmarks/bench_sweep.py --bench tests/fixtures/bench --max-rounds 2
@@ -12,6 +14,7 @@ level and the ratios between the levels.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -68,7 +71,19 @@ def measure(cells: int, args: argparse.Namespace, out: Path) -> dict:
         sys.exit(f"sweep with --cells {cells} failed ({proc.returncode}):\n{stderr[-2000:]}")
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     return {"cells": cells, "wall_s": wall, "peak_tree_mb": peak[0] / 2**20,
-            "largest_process_mb": largest / 2**20}
+            "largest_process_mb": largest / 2**20,
+            "outcomes": outcomes(out / f"bench-c{cells}" / "summary.json")}
+
+
+def outcomes(summary: Path) -> dict[tuple[str, int], tuple]:
+    """(cell, round) -> what the round measured: weighted task and criteria pass rates and the
+    executed/passed/failed/skipped counts."""
+    data = json.loads(summary.read_text())
+    return {(c["cell_id"], r["round"]): (r["task_pass_rate"]["same-artifact"],
+                                         r["criteria_pass_rate"]["same-artifact"],
+                                         *(r["counts"][k] for k in ("executed", "passed", "failed",
+                                                                    "skipped")))
+            for c in data["cells"] for r in c["rounds"]}
 
 
 def main() -> None:
@@ -95,6 +110,11 @@ def main() -> None:
         print(f"cells={r['cells']} vs cells={base['cells']}: wall time x"
               f"{r['wall_s'] / base['wall_s']:.2f} (speed-up x{base['wall_s'] / r['wall_s']:.2f}),"
               f" peak memory x{r['peak_tree_mb'] / base['peak_tree_mb']:.2f}")
+        differ = sorted(k for k in base["outcomes"].keys() | r["outcomes"].keys()
+                        if base["outcomes"].get(k) != r["outcomes"].get(k))
+        print(f"cells={r['cells']} vs cells={base['cells']}: {len(base['outcomes']) - len(differ)}"
+              f" of {len(base['outcomes'])} cell rounds measured the same"
+              + ("" if not differ else "; differing: " + ", ".join(f"{c} r{n}" for c, n in differ)))
 
 
 if __name__ == "__main__":
