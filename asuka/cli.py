@@ -183,6 +183,51 @@ def _per_task_table(tasks: list) -> Table:
 
 
 @app.command()
+def preview(
+    task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id.")],
+    missing: Annotated[list[str] | None, typer.Option(
+        "--missing", help="Serve the app with this feature removed (repeatable).")] = None,
+    broken: Annotated[list[str] | None, typer.Option(
+        "--broken", help="Serve the app with this feature's broken variant (repeatable).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port on 127.0.0.1 (default: a free one).")]
+    = None,
+    screenshot: Annotated[Path | None, typer.Option(
+        help="Write a full-page PNG of the app to this file and exit instead of serving.")] = None,
+    bench: BenchOpt = None,
+) -> None:
+    """Serve a task's reference app (or a mutant of it) on 127.0.0.1 until Ctrl-C, or
+    screenshot it."""
+    import time
+
+    from asuka import preview as pv
+
+    tasks, problems = load_bench(_bench(bench), [task_id], drafts=True)
+    if problems:
+        for p in problems:
+            err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    (task,) = tasks
+    try:
+        states = pv.feature_states(task, missing or [], broken or [])
+        with pv.serve(task, states, port) as url:
+            what = ", ".join(f"{n} {s}" for n, s in states.items()) or "complete"
+            if screenshot is not None:
+                pv.screenshot(url, screenshot)
+                console.print(f"{task.id} ({what}): {screenshot}", highlight=False)
+                return
+            console.print(f"{task.id} ({what}) at [bold]{url}[/bold]; Ctrl-C stops",
+                          highlight=False)
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                pass
+    except (ValueError, OSError) as exc:
+        err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from exc
+
+
+@app.command()
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t",
                     help="Task id (repeatable; default: every bundled task).")] = None,
