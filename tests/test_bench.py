@@ -163,6 +163,17 @@ def test_bundled_benchmark_is_valid(ids):
     assert not problems, "\n".join(map(str, problems))
 
 
+def test_every_ready_bundled_task_is_proven():
+    """A task leaves draft only with a current proof.json (docs/authoring-tasks.md): an edit to a
+    ready task's checks, reference or data without re-proving it shows up here."""
+    from asuka.proof import proof_state
+
+    tasks, problems = load_bench(None)
+    assert not problems, "\n".join(map(str, problems))
+    states = {t.id: proof_state(t) for t in tasks if t.task.status == "ready"}
+    assert states and {i: s for i, s in states.items() if s != "proven"} == {}
+
+
 def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
     import shutil
     from pathlib import Path
