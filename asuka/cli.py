@@ -197,7 +197,8 @@ def preview(
 ) -> None:
     """Serve a task's reference app (or a mutant of it) on 127.0.0.1 until Ctrl-C, or
     screenshot it."""
-    import time
+    import signal
+    import threading
 
     from asuka import preview as pv
 
@@ -217,10 +218,12 @@ def preview(
                 return
             console.print(f"{task.id} ({what}) at [bold]{url}[/bold]; Ctrl-C stops",
                           highlight=False)
-            try:
-                while True:
-                    time.sleep(3600)
-            except KeyboardInterrupt:
+            # Explicit handlers: a process started in the background inherits SIGINT ignored,
+            # and SIGTERM should clean up (stop the server, remove the folder) as well.
+            stop = threading.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, lambda *_: stop.set())
+            while not stop.wait(1.0):
                 pass
     except (ValueError, OSError) as exc:
         err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)

@@ -63,17 +63,22 @@ def test_unknown_task_is_an_error():
     assert res.exit_code == 1 and "unknown task id 'nope'" in res.output + res.stderr
 
 
-def test_serves_until_interrupted():
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_serves_until_interrupted(sig):
+    # SIGINT ignored on entry, as in a job started in the background: Ctrl-C must still stop it
     proc = subprocess.Popen([sys.executable, "-m", "asuka.cli", "preview", "mini-todo", "--bench",
                              str(MINI), "--missing", "heading"], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         line = proc.stdout.readline()
         assert "mini-todo (heading missing) at http://127.0.0.1:" in line, line
         url = line.split(" at ", 1)[1].split(";", 1)[0]
         assert "<h1>Todos</h1>" not in fetch(url) and "<title>" in fetch(url)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         assert proc.wait(timeout=20) == 0
+        with pytest.raises(urllib.error.URLError):
+            fetch(url)
     finally:
         proc.kill()
         proc.wait()
