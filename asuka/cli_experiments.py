@@ -66,6 +66,9 @@ class Progressbars:
             self.failed += 1
             self.progress.console.print(f"[red]cell failed[/red] {spec.cell_id}: "
                                         f"{escape(error)}")
+        elif not self.progress.console.is_terminal:  # a log file sees no live bar
+            self.progress.console.print(f"cell {self.finished}/{len(self.specs)} done: "
+                                        f"{spec.cell_id}", highlight=False)
         self.tick()
 
 

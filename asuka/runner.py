@@ -45,8 +45,15 @@ async def run_specs(specs: list[CellSpec], tasks: dict[str, BenchTask], store: R
             progress.update(bar, completed=sum(done_rounds.values()),
                             description=f"{cell_id[:48]} r{r} {phase}")
 
+        # A live bar draws nothing into a log file or a CI console until the end: there,
+        # each finished cell prints one line instead.
+        log_lines = console is not None and not console.is_terminal
+        finished = [0]
+
         async def one(spec: CellSpec) -> None:
             async with sem:
+                t0 = time.monotonic()
+                n_failed = len(failures)
                 try:
                     res = await run_cell(spec, tasks[spec.task], store, deployer, on_progress)
                     # a cell that stopped early counts its whole budget as done
@@ -58,6 +65,12 @@ async def run_specs(specs: list[CellSpec], tasks: dict[str, BenchTask], store: R
                     if console:
                         console.print(f"[red]cell failed[/red] {spec.cell_id}: {exc}")
                 progress.update(bar, completed=sum(done_rounds.values()))
+                finished[0] += 1
+                if log_lines:
+                    state = "failed" if len(failures) > n_failed else "done"
+                    progress.console.print(
+                        f"cell {finished[0]}/{len(specs)} {state} in "
+                        f"{time.monotonic() - t0:.0f}s: {spec.cell_id}", highlight=False)
 
         await asyncio.gather(*(one(s) for s in specs))
         progress.update(bar, completed=total, description="done")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -143,6 +144,8 @@ def test_summary_json_fields(tmp_path):
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out
     assert "PCR" in out and "run directory:" in out
+    # not a terminal: one line per finished cell instead of a live bar
+    assert re.search(r"cell 1/1 done in \d+s: sim-strong_mini-todo_", out), out
     s = json.loads((tmp_path / "s" / "summary.json").read_text())
     cell = s["cells"][0]
     assert len(cell["rounds"]) == 2
