@@ -48,28 +48,28 @@ async def run_specs(specs: list[CellSpec], tasks: dict[str, BenchTask], store: R
         # A live bar draws nothing into a log file or a CI console until the end: there,
         # each finished cell prints one line instead.
         log_lines = console is not None and not console.is_terminal
-        finished = [0]
+        finished: list[str] = []
 
         async def one(spec: CellSpec) -> None:
             async with sem:
                 t0 = time.monotonic()
-                n_failed = len(failures)
+                ok = False
                 try:
-                    res = await run_cell(spec, tasks[spec.task], store, deployer, on_progress)
+                    ok = bool(await run_cell(spec, tasks[spec.task], store, deployer,
+                                             on_progress))
                     # a cell that stopped early counts its whole budget as done
                     done_rounds[spec.cell_id] = spec.rounds
-                    if not res:
+                    if not ok:
                         failures.append(spec.cell_id)
                 except Exception as exc:
                     failures.append(f"{spec.cell_id}: {type(exc).__name__}: {exc}")
                     if console:
                         console.print(f"[red]cell failed[/red] {spec.cell_id}: {exc}")
                 progress.update(bar, completed=sum(done_rounds.values()))
-                finished[0] += 1
+                finished.append(spec.cell_id)
                 if log_lines:
-                    state = "failed" if len(failures) > n_failed else "done"
                     progress.console.print(
-                        f"cell {finished[0]}/{len(specs)} {state} in "
+                        f"cell {len(finished)}/{len(specs)} {'done' if ok else 'failed'} in "
                         f"{time.monotonic() - t0:.0f}s: {spec.cell_id}", highlight=False)
 
         await asyncio.gather(*(one(s) for s in specs))
