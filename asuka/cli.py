@@ -265,13 +265,18 @@ def run(
         help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Browser contexts at once.")] = 3,
     cells: Annotated[int, typer.Option(min=1, help="Cells run at once.")] = 1,
+    unsandboxed_agents: Annotated[bool, typer.Option(
+        "--unsandboxed-agents", help="Where no sandbox can be had, run agent processes (cli "
+                                     "agents, the llm agent's shell) unsealed: they can then "
+                                     "read everything you can. Recorded in the run.")] = False,
     bench: BenchOpt = None,
 ) -> None:
     """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
     3 rounds x T=0.5), then a Table-1-style summary."""
     import asyncio
 
-    from asuka.loop import CellSpec
+    from asuka.loop import CellSpec, with_unsandboxed_agents
+    from asuka.cli_experiments import before_running
     from asuka.runner import new_run_id, run_specs, save_run_config, table1
     from asuka.store import RunStore
 
@@ -308,6 +313,9 @@ def run(
                       rounds=rounds, threshold=threshold, protocol=protocol, start=start,
                       seed=seed, concurrency=concurrency)
              for opts in variants for t in tasks]
+    if unsandboxed_agents:
+        specs = [with_unsandboxed_agents(s) for s in specs]
+    before_running(specs)
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
     save_run_config(store, specs, root)
@@ -315,9 +323,9 @@ def run(
     summary = asyncio.run(run_specs(specs, {t.id: t for t in tasks}, store,
                                     cell_concurrency=cells, console=console))
     console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
-    if summary.get("failed_cells"):
-        err.print(f"[red]{len(summary['failed_cells'])} cell(s) failed[/red]: "
-                  + "; ".join(summary["failed_cells"]))
+    for c in summary.get("failed_cells", []):
+        err.print(f"[red]cell failed[/red] ({c['kind']} error, not scored) {c['cell_id']}: "
+                  f"{c['reason']}", highlight=False, soft_wrap=True)
     console.print(f"run directory: {store.root}")
     console.print(f"summary: {store.root / 'summary.json'}")
     if summary.get("failed_cells"):
@@ -325,6 +333,7 @@ def run(
 
 
 from asuka.cli_experiments import register as _register_experiments; _register_experiments(app)  # noqa: E402, E702, I001
+from asuka.cli_eval import register as _register_eval; _register_eval(app)  # noqa: E402, E702, I001
 
 
 def main() -> None:  # pragma: no cover - console entry point

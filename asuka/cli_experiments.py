@@ -72,6 +72,33 @@ class Progressbars:
         self.tick()
 
 
+AllowChangedOpt = Annotated[bool, typer.Option(
+    "--allow-changed-tasks",
+    help="Score the run even if a task changed since its cells were recorded (the changed "
+         "tasks are named) or is missing (its cells are listed as not scored).")]
+
+
+def _notices(lines: Sequence[str]) -> None:
+    """Provenance warnings and what --allow-changed-tasks let through, on stderr."""
+    for line in lines:
+        err.print(f"[yellow]note[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
+
+
+def before_running(specs: Sequence[CellSpec]) -> None:
+    """Every configuration's setup checked before the first cell (exit 2, nothing written, on a
+    problem), and the one warning about judging real agents by scripted checks alone."""
+    from asuka.runner import preflight_specs, scripted_warning
+
+    problems = preflight_specs(list(specs))
+    if problems:
+        for p in problems:
+            err.print(f"[red]setup error[/red] {escape(p)}", highlight=False, soft_wrap=True)
+        err.print("nothing was run (fix the setup and run again)")
+        raise typer.Exit(2)
+    if (warning := scripted_warning(list(specs))) is not None:
+        err.print(f"[yellow]warning[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
+
+
 def _problems(exc: Exception) -> None:
     for line in str(exc).splitlines():
         err.print(f"[red]error[/red] {escape(line)}", highlight=False, soft_wrap=True)
@@ -100,11 +127,15 @@ def sweep(
              "'local' to start one here. The run directory must be shared with the workers."
     )] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the cells and stop.")] = False,
+    unsandboxed_agents: Annotated[bool, typer.Option(
+        "--unsandboxed-agents", help="Where no sandbox can be had, run agent processes "
+                                     "unsealed (recorded in the run).")] = False,
 ) -> None:
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.bench import load_bench
     from asuka.experiments import ExperimentError, expand, load_experiment
     from asuka.sweep import run_sweep
+    from asuka.loop import with_unsandboxed_agents
     from asuka.runner import new_run_id, save_run_config, table1
 
     if executor not in ("local", "ray"):
@@ -122,11 +153,14 @@ def sweep(
     except ExperimentError as exc:
         _problems(exc)
         raise typer.Exit(1) from None
+    if unsandboxed_agents:
+        specs = [with_unsandboxed_agents(s) for s in specs]
     if dry_run:
         for s in specs:
             console.print(s.cell_id, highlight=False)
         console.print(f"{len(specs)} cell(s)")
         return
+    before_running(specs)
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
     bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
@@ -169,9 +203,11 @@ def reeval(
     cells: Annotated[int, typer.Option(min=1, help="Cells re-evaluated at once.")] = 1,
     concurrency: Annotated[int | None, typer.Option(
         min=1, help="Browser contexts at once per cell (default: as recorded).")] = None,
+    allow_changed_tasks: AllowChangedOpt = False,
 ) -> None:
     """Score a run again under another threshold/protocol: re-deploy each round's workspace
     snapshot and evaluate it again, into a new run (nothing is overwritten, nothing generated)."""
+    from asuka.provenance import ChangedTasksError
     from asuka.reeval import ReevalError, reeval_run
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -191,10 +227,15 @@ def reeval(
             target, summary = reeval_run(run, threshold=threshold, protocol=protocol,
                                          run_id=out, bench=bench, cells=cells,
                                          concurrency=concurrency, on_event=on_event,
-                                         on_done=on_done)
-        except ReevalError as exc:
+                                         on_done=on_done,
+                                         allow_changed_tasks=allow_changed_tasks)
+        except (ReevalError, ChangedTasksError) as exc:
             _problems(exc)
             raise typer.Exit(1) from None
+    _notices(summary.get("notes", []))
+    for c in summary.get("reeval_of", {}).get("not_reevaluated", []):
+        err.print(f"[yellow]not re-evaluated[/yellow] {escape(c['cell_id'])}: "
+                  f"{escape(c['reason'])}", highlight=False)
     console.print(f"re-evaluated run: {target}")
     if summary["failed_cells"]:
         err.print(f"[red]{len(summary['failed_cells'])} cell(s) failed[/red]")
@@ -210,19 +251,22 @@ def report(
     bench: BenchOpt = None,
     view: Annotated[str, typer.Option(help="cumulative or same-artifact.")] = "cumulative",
     ci: Annotated[str, typer.Option(help="CI method: normal or bootstrap.")] = "normal",
+    allow_changed_tasks: AllowChangedOpt = False,
 ) -> None:
     """Tables 1-3, the per-type breakdown, Figures 4-6 and a static HTML viewer of a run."""
-    from asuka.report import RunNotFound, build_report
+    from asuka.report import ChangedTasksError, RunNotFound, build_report
 
     formats = [f.strip() for f in format.split(",") if f.strip()]
     try:
-        written = build_report(run, formats, out, bench, view, ci)
-    except (ValueError, RunNotFound) as exc:
+        written = build_report(run, formats, out, bench, view, ci, allow_changed_tasks)
+    except (ValueError, RunNotFound, ChangedTasksError) as exc:
         _problems(exc)
         raise typer.Exit(1) from None
-    if "md" in written:  # Table 1, as written into report.md
-        table1 = written["md"][0].read_text(encoding="utf-8").split("\n### ")[1]
+    if "md" in written:  # Table 1 and the notes, as written into report.md
+        text = written["md"][0].read_text(encoding="utf-8")
+        table1 = text.split("\n### ")[1].split("\n![")[0].split("\n### ")[0]
         console.print("### " + table1.strip(), highlight=False, markup=False)
+        console.print(text[text.rindex("**Notes**"):].strip(), highlight=False, markup=False)
     for fmt, paths in written.items():
         for p in paths:
             console.print(f"{fmt:8} {p}", highlight=False)
@@ -235,16 +279,18 @@ def export(
     out: Annotated[Path | None, typer.Option(
         help="Output file (default: RUN/verdicts.<format>).")] = None,
     bench: BenchOpt = None,
+    allow_changed_tasks: AllowChangedOpt = False,
 ) -> None:
     """One row per criterion verdict (run, cell, agent, task, ..., status, reason), for pandas."""
-    from asuka.report import RunNotFound
+    from asuka.report import ChangedTasksError, RunNotFound
     from asuka.report.export import ExportError, export_run
 
     try:
-        path, n = export_run(run, format, out, bench)
-    except (ExportError, RunNotFound) as exc:
+        path, n, notices = export_run(run, format, out, bench, allow_changed_tasks)
+    except (ExportError, RunNotFound, ChangedTasksError) as exc:
         _problems(exc)
         raise typer.Exit(1) from None
+    _notices(notices)
     console.print(f"{n} row(s) -> {path}", highlight=False)
 
 

@@ -1,7 +1,9 @@
 """The DAG-based evaluation protocol (paper §3.1, appendix "Why a soft satisfaction threshold").
 
 Evaluation tasks run in topological generations of the task's dependency DAG. Under ``dag`` a
-child runs only when every parent is *satisfied*: executed with a criteria pass ratio >= T.
+child runs only when every parent is *satisfied*: executed with a criteria pass ratio >= T, or
+undecided (``error``: the harness or judge could not decide it even after ``max_retry`` retries;
+that is not the agent's failure, so it blocks nothing).
 ``flat`` runs everything; ``full`` runs everything and also records what ``dag`` would have
 produced on the same verdicts, which is what the DAG gap is measured on.
 
@@ -77,6 +79,15 @@ def satisfied(result: EvalTaskResult | None, threshold: float) -> bool:
     return result.pass_ratio >= threshold - 1e-12
 
 
+def blocks(result: EvalTaskResult | None, threshold: float) -> bool:
+    """Whether a parent's outcome keeps its children from running. A parent the harness or
+    judge could not decide (``error``, after its retries) does not block: not knowing whether it
+    is satisfied is not the agent's failure, so its children are still evaluated."""
+    if result is not None and result.status == "error":
+        return False
+    return not satisfied(result, threshold)
+
+
 def skipped(eval_task_id: str, because: list[str]) -> EvalTaskResult:
     return EvalTaskResult(eval_task_id=eval_task_id, status="skipped", skipped_because=because)
 
@@ -87,7 +98,7 @@ def apply_gating(results: Mapping[str, EvalTaskResult], dag: CriterionDag,
     out: dict[str, EvalTaskResult] = {}
     for generation in dag.generations():
         for node in generation:
-            blocked = [p for p in dag.parents(node) if not satisfied(out.get(p), threshold)]
+            blocked = [p for p in dag.parents(node) if blocks(out.get(p), threshold)]
             out[node] = skipped(node, blocked) if blocked else results[node]
     return out
 
@@ -140,7 +151,7 @@ async def run_protocol(task: Task, dag: CriterionDag, evaluator: Evaluator, *,
         runnable: list[EvalTask] = []
         for node in generation:
             blocked = [] if protocol != "dag" else [
-                p for p in dag.parents(node) if not satisfied(results.get(p), threshold)]
+                p for p in dag.parents(node) if blocks(results.get(p), threshold)]
             if blocked:
                 results[node] = skipped(node, blocked)
             else:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from asuka.dag import CriterionDag, apply_gating, run_protocol
 from asuka.deploy import Deployer, DeployResult
-from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
+from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.usage import Usage
 
@@ -35,14 +35,13 @@ class EvalOutcome:
 
 def deploy_failure(bench_task: BenchTask, settings: EvalSettings,
                    deploy: DeployResult) -> RoundEvaluation:
-    """A failed deploy fails every criterion with the deploy's reason (and crashes nothing)."""
+    """A failed deploy fails every evaluation task without executing anything: no verdicts, no
+    attempts (so cost columns count nothing), the deploy's reason as the error. The app not
+    building is the agent's failure; the user's feedback is the build failure itself."""
     reason = f"deploy failed: {deploy.error or 'unknown reason'}"
-    results = {
-        et.id: EvalTaskResult(
-            eval_task_id=et.id, status="failed", attempts=1,
-            verdicts=[Verdict(criterion_id=c.id, status="fail", reason=reason, backend="deploy")
-                      for c in et.criteria])
-        for et in bench_task.task.eval_tasks}
+    results = {et.id: EvalTaskResult(eval_task_id=et.id, status="failed", attempts=0,
+                                     error=reason)
+               for et in bench_task.task.eval_tasks}
     gated = None
     if settings.protocol == "full":
         gated = apply_gating(results, CriterionDag.of(bench_task.task, bench_task.dag),

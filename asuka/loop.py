@@ -7,12 +7,19 @@ loop stops when every evaluation task passes (an early stop, recorded) or the bu
 
 Every round is written to the run store as it finishes, so a crashed cell resumes at its first
 unfinished round with the workspace, feedback and agent state of the last finished one.
+
+Whose failure is what: an agent that writes a broken app, or whose process exits non-zero, has
+produced a result (scored). A configuration error (``SetupError``: a missing key or binary, a
+rejected key, no sandbox) or a failure of the harness or a provider (an exception from a role)
+fails the cell instead: recorded in its failed.json, never scored, tried again on resume.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,8 +31,10 @@ from asuka import codeagents, uiagents, users
 from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.dag import feedback_view
 from asuka.deploy import Deployer
+from asuka.errors import SetupError, preflight
 from asuka.evaluate import EvalSettings, evaluate_workspace
 from asuka.features import copy_data
+from asuka.provenance import cell_provenance, changed_parts
 from asuka.schema import BenchTask
 from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
     weighted_task_pass_rate
@@ -70,6 +79,8 @@ class CellSpec(BaseModel):
 
 
 ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)
+# code agents that run processes of their own, sealed to the workspace
+SEALED_AGENTS = ("cli", "llm")
 
 
 def _all_passed(rec: RoundRecord) -> bool:
@@ -77,31 +88,117 @@ def _all_passed(rec: RoundRecord) -> bool:
     return rec.evaluation.deploy_ok and all(r.status == "passed" for r in view.values())
 
 
+def live_cell_dir(store: RunStore, cell_id: str) -> Path:
+    """Where a cell's live workspace (and its agent's private home) lives while it runs: outside
+    the run store, so an agent sealed to its workspace has no store beside it. The store keeps
+    the snapshot of every round; this directory is removed when the cell finishes."""
+    root = Path(os.environ.get("ASUKA_LIVE_DIR") or Path(tempfile.gettempdir()) / "asuka-live")
+    tag = hashlib.sha256(str(store.root.resolve()).encode()).hexdigest()[:10]
+    return root / f"{store.root.name}-{tag}" / cell_id
+
+
 def _restore_workspace(store: RunStore, spec: CellSpec, bt: BenchTask, done: int) -> Path:
     """The live workspace as it was after round ``done`` (empty but for data before round 1)."""
-    ws = store.cell_dir(spec.cell_id) / "workspace"
+    ws = live_cell_dir(store, spec.cell_id) / "workspace"
     if ws.exists():
         shutil.rmtree(ws)
     if done == 0:
         ws.mkdir(parents=True)
         copy_data(Path(bt.root), bt.task.data, ws)
     else:
+        ws.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(store.round_dir(spec.cell_id, done) / "workspace", ws, symlinks=True)
     return ws
 
 
+class CellFailed(Exception):
+    """The cell cannot go on for a reason that is not the agent's: never scored."""
+
+    def __init__(self, kind: str, reason: str, round: int | None = None) -> None:
+        super().__init__(reason)
+        self.kind, self.reason, self.round = kind, reason, round
+
+
+def _describe(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, SetupError) else f"{type(exc).__name__}: {exc}"
+
+
+async def _step(kind_of_other: str, what: str, r: int | None, coro: Any) -> Any:
+    """Await one role's work; a SetupError fails the cell as ``setup``, anything else it
+    raises as ``kind_of_other`` (the harness's or a provider's failure, not the agent's)."""
+    try:
+        return await coro
+    except SetupError as exc:
+        raise CellFailed("setup", f"{what}: {_describe(exc)}", r) from exc
+    except Exception as exc:  # noqa: BLE001 - recorded as the cell's failure, with the reason
+        raise CellFailed(kind_of_other, f"{what}: {_describe(exc)}", r) from exc
+
+
+def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
+    """Build and preflight the three roles: configuration errors surface before round 1."""
+    try:
+        agent = codeagents.get(spec.agent, **spec.agent_options)
+        ui_agent = uiagents.get(spec.ui, **spec.ui_options)
+        user = users.get(spec.user, **spec.user_options)
+        preflight(agent, ui_agent, user)
+    except (SetupError, ValueError, TypeError, KeyError, ImportError) as exc:
+        raise CellFailed("setup", _describe(exc)) from exc
+    return agent, ui_agent, user
+
+
+def with_unsandboxed_agents(spec: CellSpec) -> CellSpec:
+    """The user's explicit ``--unsandboxed-agents``: agents whose processes would be sealed may
+    run as plain processes when no sandbox can be had (recorded in the cell's agent options)."""
+    if spec.agent not in SEALED_AGENTS:
+        return spec
+    return spec.model_copy(update={"agent_options": {**spec.agent_options,
+                                                     "allow_unsandboxed": True}})
+
+
 async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
                    on_progress: ProgressCb | None = None) -> dict:
-    """Run (or resume) one cell and return its result record."""
+    """Run (or resume) one cell and return its result record: ``status`` is ``finished``, or
+    ``failed`` (with ``kind`` and ``reason``, also in the cell's failed.json) when it could not
+    run for a reason that is not the agent's. A failed cell is never scored."""
     cell_id = spec.cell_id
-    store.start_cell(cell_id, {**spec.model_dump(), "label": spec.agent_label})
+    settings = {**spec.model_dump(), "label": spec.agent_label}
+    recorded = store.cell_spec(cell_id)
+    if recorded is not None and "provenance" in recorded:
+        # resumed: keep what the cell started on, so a task changed since shows as changed
+        # (and refuses to be scored) instead of being silently mixed
+        settings["provenance"] = recorded["provenance"]
+        changed = changed_parts(recorded["provenance"], bt)
+        if changed and not store.is_finished(cell_id):
+            store.fail_cell(cell_id, f"task {bt.id} changed since the cell started "
+                                     f"({', '.join(changed)}); use another run id", "setup")
+            return {"cell_id": cell_id, "status": "failed", "kind": "setup",
+                    "reason": f"task {bt.id} changed since the cell started", "round": None}
+    else:
+        settings["provenance"] = cell_provenance(bt, settings)
+    store.start_cell(cell_id, settings)
     if store.is_finished(cell_id):
         return store.cell_result(cell_id) or {}
-    agent = codeagents.get(spec.agent, **spec.agent_options)
-    ui_agent = uiagents.get(spec.ui, **spec.ui_options)
-    user = users.get(spec.user, **spec.user_options)
+    store.clear_failure(cell_id)
+    try:
+        result = await _run_rounds(spec, bt, store, deployer, on_progress)
+    except CellFailed as exc:
+        store.fail_cell(cell_id, exc.reason, exc.kind, exc.round)
+        return {"cell_id": cell_id, "status": "failed", "kind": exc.kind, "reason": exc.reason,
+                "round": exc.round}
+    store.finish_cell(cell_id, result)
+    shutil.rmtree(live_cell_dir(store, cell_id), ignore_errors=True)
+    return result
+
+
+async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
+                      on_progress: ProgressCb | None) -> dict:
+    cell_id = spec.cell_id
+    agent, ui_agent, user = build_backends(spec)
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry)
     shape = Shape.of(bt.task)
+    # what an agent's processes must never see: the benchmark's answers and the run store
+    bench = Path(bt.root).resolve().parents[1]
+    sealed = [*(bench / d for d in ("tasks", "prds", "dags")), store.root.resolve()]
 
     done = store.completed_rounds(cell_id)
     history = store.load_rounds(cell_id)
@@ -116,21 +213,21 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
             bench_task=bt, round=r, start=spec.start, workspace=ws, seed=spec.seed,
             feedback=prev.feedback if prev else None,
             prd=bt.prd if (r == 1 and spec.start == "prd") else None,
-            previous_meta=prev.agent.meta if prev else None)
+            previous_meta=prev.agent.meta if prev else None,
+            agent_home=ws.parent / "home", sealed=sealed)
         if on_progress:
             on_progress(cell_id, r, "code agent")
         t0 = time.perf_counter()
-        try:
-            agent_res = await agent.run_round(ctx)
-        except Exception as exc:  # a crashing agent is a result, not a crash of the harness
-            agent_res = AgentRoundResult(ok=False, error=f"{type(exc).__name__}: {exc}")
+        agent_res: AgentRoundResult = await _step(
+            "harness", f"code agent {spec.agent_label}", r, agent.run_round(ctx))
         t_agent = time.perf_counter() - t0
         store.snapshot_workspace(cell_id, r, ws)
         if on_progress:
             on_progress(cell_id, r, "evaluate")
-        outcome = await evaluate_workspace(bt, ws, ui_agent, deployer, settings,
-                                           evidence_dir=rdir / "evidence")
-        fb = await user.feedback(bt.task, outcome.evaluation, r)
+        outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_workspace(
+            bt, ws, ui_agent, deployer, settings, evidence_dir=rdir / "evidence"))
+        fb = await _step("harness", f"user ({spec.user})", r,
+                         user.feedback(bt.task, outcome.evaluation, r))
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,
                           deploy=outcome.deploy, feedback=fb.text, user=fb.meta,
@@ -141,8 +238,7 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
                            weighted_criteria_pass_rate(shape, passed_criteria(view)))
         history.append(rec)
         stopped_early = _all_passed(rec)
-    result = {"cell_id": cell_id, "rounds_run": len(history), "budget": spec.rounds,
-              "stopped_early": stopped_early and len(history) < spec.rounds,
-              "all_passed": bool(history) and _all_passed(history[-1])}
-    store.finish_cell(cell_id, result)
-    return result
+    return {"cell_id": cell_id, "status": "finished", "rounds_run": len(history),
+            "budget": spec.rounds,
+            "stopped_early": stopped_early and len(history) < spec.rounds,
+            "all_passed": bool(history) and _all_passed(history[-1])}

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
+from asuka.provenance import hash_files, task_definition, task_files
 from asuka.schema import BenchTask
 
 PROOF_FILE = "proof.json"
@@ -24,20 +25,10 @@ ProofState = Literal["proven", "stale", "unproven"]
 
 def fingerprint(bench_task: BenchTask) -> str:
     """sha256 over the task definition (minus status and notes), reference files and data."""
-    task = bench_task.task
-    root = Path(bench_task.root)
     h = hashlib.sha256()
-    definition = task.model_dump(mode="json", exclude={"status", "notes"})
-    h.update(json.dumps(definition, sort_keys=True).encode())
-    files: list[tuple[str, Path]] = []
-    if task.reference:
-        ref = root / task.reference
-        files += [(f"reference/{p.relative_to(ref).as_posix()}", p)
-                  for p in ref.rglob("*") if p.is_file()]
-    files += [(f"data:{rel}", root / rel) for rel in task.data]
-    for name, path in sorted(files):
-        h.update(b"\0" + name.encode() + b"\0")
-        h.update(path.read_bytes())
+    h.update(task_definition(bench_task))
+    files = task_files(bench_task)
+    hash_files(h, files["reference"] + files["data"])
     return h.hexdigest()
 
 

@@ -7,6 +7,11 @@ reads runs (report, export, reeval) works on it; the source is only read. Per ro
 keeps the source's code-agent record and the feedback that was actually sent, and replaces the
 evaluation (and its UI-agent usage). Resumable: rounds already re-evaluated are kept.
 
+Like ``report`` and ``export``, it refuses a run whose cells were recorded on a task that has
+changed since, or is missing, unless ``allow_changed_tasks`` (then the changed tasks are named
+and the missing ones' cells are left out). Each new cell records the provenance of the task it
+was re-evaluated on. Source cells that failed are not re-evaluated (they were never scored).
+
 Typical use: ``asuka reeval runs/main --protocol full --threshold 0.5`` and then
 ``asuka report`` on the new run gives the DAG gap (Table 2) on the very same artifacts.
 """
@@ -19,12 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asuka import uiagents
-from asuka.bench import load_bench
 from asuka.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
 from asuka.evaluate import EvalSettings, evaluate_workspace
 from asuka.loop import CellSpec
-from asuka.report.data import bench_of
+from asuka.provenance import cell_provenance, changed_parts, enforce
+from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
 from asuka.scoring import Shape, passed_criteria, passed_tasks, \
     weighted_criteria_pass_rate, weighted_task_pass_rate
@@ -47,16 +52,40 @@ def _spec_of(cell_json: dict) -> CellSpec:
                                     if k in CellSpec.model_fields})
 
 
-async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, bt: BenchTask,
-                       protocol: str, threshold: float, concurrency: int | None,
-                       deployer: Deployer, on_event: OnEvent | None) -> dict | None:
-    old_json = read_json(src.cell_dir(cell_id) / "cell.json")
-    old = _spec_of(old_json)
-    new = old.model_copy(update={"protocol": protocol, "threshold": threshold,
-                                 **({"concurrency": concurrency} if concurrency else {})})
+def reeval_spec(src: RunStore, cell_id: str, protocol: str, threshold: float,
+                concurrency: int | None) -> CellSpec:
+    old = _spec_of(read_json(src.cell_dir(cell_id) / "cell.json"))
+    return old.model_copy(update={"protocol": protocol, "threshold": threshold,
+                                  **({"concurrency": concurrency} if concurrency else {})})
+
+
+def _start_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpec,
+                bt: BenchTask) -> None:
+    """cell.json of the re-evaluated cell: its settings, its source and the provenance of the
+    task it is evaluated on (kept from the first attempt when resumed, so that a task changed
+    in between shows up as changed)."""
+    source_json = read_json(src.cell_dir(cell_id) / "cell.json")
+    reeval_of: dict = {"run": src.root.name, "cell": cell_id}
+    if source_json.get("provenance"):
+        changed = changed_parts(source_json["provenance"], bt)
+        if changed:  # only with --allow-changed-tasks
+            reeval_of["task_changed_since_source"] = changed
+    spec = {**new.model_dump(), "label": new.agent_label, "reeval_of": reeval_of}
+    existing = dest.cell_dir(new.cell_id) / "cell.json"
+    if not existing.exists():
+        spec["provenance"] = cell_provenance(bt, spec)
+    elif "provenance" in (recorded := read_json(existing)):
+        spec["provenance"] = recorded["provenance"]
+    dest.start_cell(new.cell_id, spec)
+
+
+async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpec,
+                       bt: BenchTask, deployer: Deployer,
+                       on_event: OnEvent | None) -> dict | None:
     new_id = new.cell_id
-    dest.start_cell(new_id, {**new.model_dump(), "label": new.agent_label,
-                             "reeval_of": {"run": src.root.name, "cell": cell_id}})
+    protocol, threshold = new.protocol, new.threshold
+    _start_cell(src, dest, cell_id, new, bt)
+    dest.clear_failure(new_id)
     if dest.is_finished(new_id):
         return dest.cell_result(new_id)
     source_rounds = src.load_rounds(cell_id)
@@ -109,9 +138,10 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, bt: BenchTas
 def reeval_run(source: Path | str, *, threshold: float, protocol: str,
                run_id: str | None = None, bench: Path | None = None, cells: int = 1,
                concurrency: int | None = None, on_event: OnEvent | None = None,
-               on_done: Callable[[str, str | None], None] | None = None) -> tuple[Path, dict]:
+               on_done: Callable[[str, str | None], None] | None = None,
+               allow_changed_tasks: bool = False) -> tuple[Path, dict]:
     """Re-evaluate every cell of ``source`` into a new run; returns its directory and
-    summary (with ``failed_cells``)."""
+    summary (with ``failed_cells``). Raises ChangedTasksError (see the module's docstring)."""
     source = Path(source)
     if protocol not in PROTOCOLS:
         raise ReevalError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
@@ -130,18 +160,19 @@ def reeval_run(source: Path | str, *, threshold: float, protocol: str,
             raise ReevalError(f"{target} holds another re-evaluation ({prev}); pick another id")
     elif target.exists() and any(target.iterdir()):
         raise ReevalError(f"{target} exists and is not a re-evaluation of {source.name}")
-    src, dest = RunStore(source), RunStore(target)
+    src = RunStore(source)
     bench_dir = bench_of(source, bench)
     cell_ids = src.cells()
     specs = {c: read_json(src.cell_dir(c) / "cell.json") for c in cell_ids}
-    tasks, problems = load_bench(bench_dir, sorted({s["task"] for s in specs.values()}))
-    if problems:
-        raise ReevalError("cannot load the run's tasks:\n" + "\n".join(map(str, problems)))
-    by_id = {t.id: t for t in tasks}
-    write_json(target / "reeval.json", {**marker, "cells": len(cell_ids)})
+    by_id, check = tasks_of_run(src, specs, bench_dir)
+    notices = enforce(check, allow_changed_tasks)  # raises ChangedTasksError: nothing written
+    dest = RunStore(target)
+    left_out = [{"cell_id": c, "task": specs[c]["task"], "reason": why}
+                for c in cell_ids for why in [_left_out(src, c, specs[c], by_id)] if why]
+    todo = [c for c in cell_ids if not any(x["cell_id"] == c for x in left_out)]
+    write_json(target / "reeval.json", {**marker, "cells": len(todo)})
     if not (target / "run.json").exists():
         write_json(target / "run.json", {"bench": str(bench_dir), "reeval_of": source.name})
-    failed: list[str] = []
 
     async def all_cells() -> None:
         deployer, sem = Deployer(), asyncio.Semaphore(max(1, cells))
@@ -149,20 +180,31 @@ def reeval_run(source: Path | str, *, threshold: float, protocol: str,
         async def one(cid: str) -> None:
             async with sem:
                 err = None
+                new = reeval_spec(src, cid, protocol, threshold, concurrency)
                 try:
-                    await _reeval_cell(src, dest, cid, by_id[specs[cid]["task"]], protocol,
-                                       threshold, concurrency, deployer, on_event)
+                    await _reeval_cell(src, dest, cid, new, by_id[specs[cid]["task"]],
+                                       deployer, on_event)
                 except Exception as exc:  # one broken cell must not stop the others
                     err = f"{type(exc).__name__}: {exc}"
-                    failed.append(f"{cid}: {err}")
+                    if (dest.cell_dir(new.cell_id) / "cell.json").exists():
+                        dest.fail_cell(new.cell_id, err, kind="harness")
                 if on_done:
                     on_done(cid, err)
 
-        await asyncio.gather(*(one(c) for c in cell_ids))
+        await asyncio.gather(*(one(c) for c in todo))
 
     asyncio.run(all_cells())
     summary = summarize(dest, by_id)
-    summary["failed_cells"] = failed
-    summary["reeval_of"] = marker
+    summary["reeval_of"] = {**marker, "not_reevaluated": left_out}
+    summary["notes"] = list(dict.fromkeys([*notices, *summary["notes"]]))
     write_json(target / "summary.json", summary)
     return target, summary
+
+
+def _left_out(src: RunStore, cell_id: str, spec: dict, tasks: dict[str, BenchTask]) -> str:
+    """Why a source cell is not re-evaluated ("" if it is)."""
+    if spec["task"] not in tasks:
+        return "its task is not in the benchmark"
+    if src.cell_failure(cell_id):
+        return "the source cell failed (never scored)"
+    return ""

@@ -3,20 +3,49 @@
 from __future__ import annotations
 
 import asyncio
-import math
+import json
 import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from asuka.deploy import Deployer
-from asuka.loop import CellSpec, run_cell
+from asuka.loop import CellFailed, CellSpec, build_backends, run_cell
 from asuka.schema import BenchTask
 from asuka.store import RunStore, write_json
-from asuka.summary import summarize
+from asuka.summary import _fmt, summarize, summary_table  # noqa: F401 (re-export)
+
+
+def preflight_specs(specs: list[CellSpec]) -> list[str]:
+    """Build and preflight the roles of every distinct configuration before any cell starts:
+    a missing key, binary or sandbox stops the run in seconds, with no cell written."""
+    problems, seen = [], set()
+    for spec in specs:
+        key = json.dumps([spec.agent, spec.agent_options, spec.ui, spec.ui_options, spec.user,
+                          spec.user_options], sort_keys=True, default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            build_backends(spec)
+        except CellFailed as exc:
+            problems.append(f"{spec.agent_label} (ui {spec.ui}, user {spec.user}): {exc.reason}")
+    return problems
+
+
+SCRIPTED_WARNING = (
+    "--ui scripted with a non-simulated agent: the scripted checks read names and markup the "
+    "PRD fixes, so an app built differently loses criteria to locator misses (counted as "
+    "'not found'), not to behaviour. For real agents use --ui hybrid (scripted, then an LLM "
+    "judge for what the checks did not pass), or browser-use, the paper's setting.")
+
+
+def scripted_warning(specs: list[CellSpec]) -> str | None:
+    """Said once per run when real agents are judged by the scripted checks alone."""
+    real = [s for s in specs if s.ui == "scripted" and s.agent not in ("sim", "replay")]
+    return SCRIPTED_WARNING if real else None
 
 
 def new_run_id() -> str:
@@ -55,16 +84,21 @@ async def run_specs(specs: list[CellSpec], tasks: dict[str, BenchTask], store: R
                 t0 = time.monotonic()
                 ok = False
                 try:
-                    ok = bool(await run_cell(spec, tasks[spec.task], store, deployer,
-                                             on_progress))
+                    result = await run_cell(spec, tasks[spec.task], store, deployer,
+                                            on_progress)
+                    ok = result.get("status", "finished") == "finished"
                     # a cell that stopped early counts its whole budget as done
                     done_rounds[spec.cell_id] = spec.rounds
                     if not ok:
-                        failures.append(spec.cell_id)
-                except Exception as exc:
-                    failures.append(f"{spec.cell_id}: {type(exc).__name__}: {exc}")
-                    if console:
-                        console.print(f"[red]cell failed[/red] {spec.cell_id}: {exc}")
+                        failures.append(f"{spec.cell_id}: {result.get('kind')} error: "
+                                        f"{result.get('reason')}")
+                except Exception as exc:  # a bug of ours: the cell fails, the run goes on
+                    reason = f"{type(exc).__name__}: {exc}"
+                    store.fail_cell(spec.cell_id, reason, "harness")
+                    failures.append(f"{spec.cell_id}: harness error: {reason}")
+                if not ok and console:
+                    progress.console.print(f"[red]cell failed[/red] {failures[-1]}",
+                                           highlight=False, soft_wrap=True)
                 progress.update(bar, completed=sum(done_rounds.values()))
                 finished.append(spec.cell_id)
                 if log_lines:
@@ -74,39 +108,11 @@ async def run_specs(specs: list[CellSpec], tasks: dict[str, BenchTask], store: R
 
         await asyncio.gather(*(one(s) for s in specs))
         progress.update(bar, completed=total, description="done")
-    summary = summarize(store, tasks)
-    summary["failed_cells"] = failures
-    write_json(store.root / "summary.json", summary)
-    return summary
+    return summarize(store, tasks)  # lists the failed cells (failed.json) itself
 
 
-def _fmt(est: dict) -> str:
-    mean, half = 100 * est["mean"], 100 * est["half_width"]
-    return f"{mean:.1f}" + ("" if math.isnan(half) else f" ±{half:.1f}")
-
-
-def table1(summary: dict, title: str = "Results") -> Table:
-    """Paper Table 1: PCR, cumulative weighted task pass rate per round, criteria pass rate."""
-    groups = summary["groups"]
-    n_rounds = max((len(g["rounds"]) for g in groups), default=0)
-    t = Table(title=title)
-    t.add_column("agent")
-    t.add_column("start")
-    t.add_column("protocol")
-    t.add_column("n", justify="right")
-    t.add_column("PCR", justify="right")
-    for r in range(1, n_rounds + 1):
-        t.add_column(f"R{r}", justify="right")
-    t.add_column("Criteria", justify="right")
-    for g in sorted(groups, key=lambda g: (g["agent"], g["start"], g["protocol"],
-                                           g["threshold"])):
-        last = g["rounds"][-1]
-        cells = [_fmt(g["rounds"][k]["task_pass_rate.cumulative"]) if k < len(g["rounds"])
-                 else "" for k in range(n_rounds)]
-        t.add_row(g["agent"], g["start"], f"{g['protocol']} T={g['threshold']:g}", str(g["n"]),
-                  _fmt(last["completion.cumulative"]), *cells,
-                  _fmt(last["criteria_pass_rate.cumulative"]))
-    return t
+# The console table is built from summary.json by asuka.summary (one aggregation).
+table1 = summary_table
 
 
 def save_run_config(store: RunStore, specs: list[CellSpec], bench: Path) -> None:

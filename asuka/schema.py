@@ -274,7 +274,9 @@ class BenchTask(BaseModel):
 
 # ---------------------------------------------------------------- run records
 
-CriterionStatus = Literal["pass", "fail", "unverifiable", "error"]
+# not_found: the check's locator found nothing (a naming miss, or the feature is absent; told
+# apart from a fail, where the element was found and showed the wrong thing)
+CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
 TaskStatus = Literal["passed", "failed", "skipped", "error"]
 
 
@@ -285,6 +287,10 @@ class Verdict(BaseModel):
     duration_s: float = 0.0
     backend: str = ""
     step: int | None = None  # index of the failing step, when a scripted check failed
+    # not_found: the locator that matched nothing, and the file (relative to the evidence dir)
+    # holding the page's accessibility snapshot at that moment
+    locator: str | None = None
+    snapshot: str | None = None
 
 
 class Evidence(BaseModel):

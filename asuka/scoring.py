@@ -151,12 +151,17 @@ def round_metrics(shape: Shape, rounds: Sequence[Round],
 
 
 def status_counts(rnd: Round) -> dict[str, int]:
+    """Evaluation tasks per status; ``executed``: passed or failed tasks that were actually
+    run (a failed deploy runs nothing: no verdicts, no attempts); ``criteria_executed``: the
+    verdicts actually produced (also by tasks that ended in error), i.e. the evaluation cost."""
     counts = {"executed": 0, "passed": 0, "failed": 0, "skipped": 0, "error": 0,
               "criteria_executed": 0}
     for r in rnd.values():
         counts[r.status] += 1
-        if r.status in ("passed", "failed"):
+        ran = r.attempts > 0 or bool(r.verdicts)
+        if r.status in ("passed", "failed") and ran:
             counts["executed"] += 1
+        if r.status in ("passed", "failed", "error") and ran:
             counts["criteria_executed"] += len(r.verdicts)
     return counts
 

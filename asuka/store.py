@@ -8,6 +8,8 @@
                                            feedback.md user.json evidence/ usage.json
                                            timings.json DONE
     runs/<run_id>/<cell_id>/result.json    written last: the cell is finished
+    runs/<run_id>/<cell_id>/failed.json    the cell could not be run (setup or harness error):
+                                           never scored, redone on resume
 
 A round counts only once its DONE marker exists; a round directory without one is from a crash
 and is moved aside (never deleted, never overwritten) before the round is redone.
@@ -99,8 +101,41 @@ class RunStore:
                        "on conflict(cell_id) do nothing",
                        (cell_id, json.dumps(spec, sort_keys=True), "running", time.time()))
 
+    def cell_spec(self, cell_id: str) -> dict | None:
+        """The cell's recorded settings (cell.json), None before it started."""
+        p = self.cell_dir(cell_id) / "cell.json"
+        return read_json(p) if p.exists() else None
+
     def is_finished(self, cell_id: str) -> bool:
         return (self.cell_dir(cell_id) / "result.json").exists()
+
+    def fail_cell(self, cell_id: str, reason: str, kind: str = "setup",
+                  round: int | None = None) -> None:
+        """Record that a cell could not be run. ``kind``: ``setup`` (configuration: a missing
+        key or binary, an unknown model) or ``harness`` (our side or a provider failed). A
+        failed cell is never scored; resuming the run tries it again."""
+        write_json(self.cell_dir(cell_id) / "failed.json",
+                   {"cell_id": cell_id, "kind": kind, "reason": reason, "round": round,
+                    "at": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        with closing(self._db()) as db:
+            db.execute("update cells set status=?, updated_at=? where cell_id=?",
+                       ("failed", time.time(), cell_id))
+
+    def cell_failure(self, cell_id: str) -> dict | None:
+        """The failure record of a cell that could not be run (None if it ran or runs)."""
+        if self.is_finished(cell_id):
+            return None
+        p = self.cell_dir(cell_id) / "failed.json"
+        return read_json(p) if p.exists() else None
+
+    def clear_failure(self, cell_id: str) -> None:
+        """Before a failed cell is tried again: keep the old record beside, never delete it."""
+        p = self.cell_dir(cell_id) / "failed.json"
+        if p.exists():
+            n = 1
+            while p.with_name(f"failed.json.{n}").exists():
+                n += 1
+            p.rename(p.with_name(f"failed.json.{n}"))
 
     def finish_cell(self, cell_id: str, result: dict) -> None:
         write_json(self.cell_dir(cell_id) / "result.json", result)

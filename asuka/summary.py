@@ -1,102 +1,134 @@
-"""From a run store to summary.json and the Table-1-style summary (reads only; runs nothing).
+"""From a run store to summary.json and the console's Table-1-style summary (reads only).
 
-Per cell and round: the weighted task pass rate and weighted criteria pass rate in both views,
-completion, implemented rate, fix rates, and the counts of executed, skipped and errored
-evaluation tasks. A cell that stopped early (everything passed) keeps its last artifact for the
-remaining rounds of its budget; those rounds are marked ``carried_over``.
-
-Per group of cells that differ only in the task (same agent, start, protocol, threshold): the mean
-over tasks with a 95% CI, per round.
+``summarize`` writes ``summary.json``: per scored cell and round the weighted task pass rate and
+criteria pass rate in both views, completion, implemented rate, fix rates, the counts of
+executed, skipped and errored evaluation tasks and criteria; per group the aggregate of
+``asuka.report.aggregate.aggregate`` (the same numbers ``asuka report`` shows); the failed and
+unfinished cells (never scored); the scoring rules and notes. ``summary_table`` renders it.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from collections import defaultdict
+from collections.abc import Callable, Mapping
 
-from asuka.dag import feedback_view
+from rich.table import Table
+
+from asuka.provenance import check_run
+from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, \
+    round_tokens
+from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
+    run_from_store, show
 from asuka.schema import BenchTask
-from asuka.scoring import VIEWS, Shape, mean_ci, round_metrics, status_counts
-from asuka.store import RoundRecord, RunStore, read_json, write_json
+from asuka.scoring import VIEWS, round_metrics, status_counts
+from asuka.store import RunStore, write_json
 
-GROUP_KEYS = ("agent", "start", "protocol", "threshold", "user", "ui")
-
-
-def _metrics(shape: Shape, rounds: list, view: str) -> list[dict]:
-    return [m.__dict__ for m in round_metrics(shape, rounds, view)]
+FOOTER_LIST_MAX = 8  # cells named in the console footer before "... and N more"
 
 
-def cell_summary(spec: dict, label: str, bt: BenchTask, records: list[RoundRecord],
-                 result: dict | None) -> dict:
-    shape = Shape.of(bt.task)
-    budget = spec["rounds"]
-    gated = [feedback_view(r.evaluation) for r in records]
-    carried = max(0, budget - len(records)) if records else 0
-    gated += [gated[-1]] * carried if carried else []  # a cell may have no finished round
-    views = {v: _metrics(shape, gated, v) for v in VIEWS}
-    ungated = None
-    if spec["protocol"] == "full" and records:
-        raw = [r.evaluation.results for r in records]
-        raw += [raw[-1]] * carried
-        ungated = {v: _metrics(shape, raw, v) for v in VIEWS}
+def cell_summary(c: CellData) -> dict:
+    """One scored cell, round by round (rounds past an early stop are ``carried_over``)."""
+    views = {v: c.metrics(v) for v in VIEWS}
+    ungated = ({v: round_metrics(c.shape, c.ungated, v) for v in VIEWS}
+               if c.spec["protocol"] == "full" else None)
     rounds = []
-    for k in range(len(gated)):
-        rec = records[min(k, len(records) - 1)]
-        row = {"round": k + 1, "carried_over": k >= len(records)}
-        for key in ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
-                    "task_fix_rate", "criteria_fix_rate"):
-            row[key] = {v: views[v][k][key] for v in VIEWS}
+    for k in range(len(c.gated)):
+        rec = c.records[min(k, len(c.records) - 1)]
+        row: dict = {"round": k + 1, "carried_over": c.carried_over(k)}
+        for key in METRICS:
+            row[key] = {v: getattr(views[v][k], key) for v in VIEWS}
             if ungated:
-                row["full_" + key] = {v: ungated[v][k][key] for v in VIEWS}
+                row["full_" + key] = {v: getattr(ungated[v][k], key) for v in VIEWS}
         row["counts"] = status_counts(rec.evaluation.results)
+        row["errors"] = round_errors(rec)
         row["deploy_ok"] = rec.evaluation.deploy_ok
-        row["tokens"] = sum(u.input_tokens + u.output_tokens for u in rec.agent.usage)
-        row["ui_tokens"] = sum(u.input_tokens + u.output_tokens for u in rec.agent.usage
-                               if u.role == "ui-agent")
+        row["tokens"] = round_tokens(rec)
+        row["ui_tokens"] = round_tokens(rec, "ui-agent")
         rounds.append(row)
-    return {"cell_id": label, "agent": spec.get("label") or spec["agent"], "task": spec["task"],
-            "start": spec["start"], "protocol": spec["protocol"],
-            "threshold": spec["threshold"], "seed": spec["seed"], "user": spec["user"],
-            "ui": spec["ui"], "budget": budget, "rounds_run": len(records),
-            "stopped_early": bool(result and result.get("stopped_early")),
-            "finished": result is not None, "rounds": rounds}
+    s = c.spec
+    return {"cell_id": c.cell_id, "agent": c.label, "task": c.task, "start": s["start"],
+            "protocol": s["protocol"], "threshold": s["threshold"], "seed": s["seed"],
+            "user": s["user"], "ui": s["ui"], "verbosity": c.verbosity, "budget": c.budget,
+            "rounds_run": len(c.records),
+            "stopped_early": bool(c.result and c.result.get("stopped_early")),
+            "finished": True, "rounds": rounds}
 
 
-def group_summary(cells: list[dict], ci_method: str = "normal") -> list[dict]:
-    groups: dict[tuple, list[dict]] = defaultdict(list)
-    for c in cells:
-        if c["rounds"]:
-            groups[tuple(c[k] for k in GROUP_KEYS)].append(c)
-    out = []
-    for key, members in groups.items():
-        n_rounds = min(len(c["rounds"]) for c in members)
-        rounds = []
-        for k in range(n_rounds):
-            row = {"round": k + 1}
-            for metric in ("task_pass_rate", "criteria_pass_rate", "completion",
-                           "implemented_rate"):
-                for view in VIEWS:
-                    e = mean_ci([c["rounds"][k][metric][view] for c in members],
-                                method=ci_method)
-                    row[f"{metric}.{view}"] = {"mean": e.mean, "low": e.low, "high": e.high,
-                                               "half_width": e.half_width, "n": e.n}
-            rounds.append(row)
-        out.append({**dict(zip(GROUP_KEYS, key)), "tasks": sorted(c["task"] for c in members),
-                    "n": len(members), "rounds": rounds})
-    return out
-
-
-def summarize(store: RunStore, tasks: dict[str, BenchTask], ci_method: str = "normal") -> dict:
-    """Build (and write) runs/<id>/summary.json from what the store holds."""
-    cells = []
-    for cell_id in store.cells():
-        spec = read_json(store.cell_dir(cell_id) / "cell.json")
-        bt = tasks.get(spec["task"])
-        if bt is None:
-            continue
-        cells.append(cell_summary(spec, cell_id, bt, store.load_rounds(cell_id),
-                                  store.cell_result(cell_id)))
+def summarize(store: RunStore, tasks: Mapping[str, BenchTask],
+              ci_method: str = "normal") -> dict:
+    """Build (and write) runs/<id>/summary.json from what the store holds. Tasks that changed
+    since their cells were recorded are named in ``notes`` (the run is scored as it stands)."""
+    specs = cell_jsons(store)
+    run = run_from_store(store, tasks, specs)
+    check = check_run(specs, tasks, finished_cells(store))
+    run.provenance = check
+    run.notices = check.warnings() + [p for p in check.problems() if "changed" in p]
+    agg = aggregate(run, ci_method)
     summary = {"run": store.root.name, "written_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
-               "ci_method": ci_method, "cells": cells, "groups": group_summary(cells, ci_method)}
+               **aggregate_json(agg), "provenance": check.as_record(),
+               "cells": [cell_summary(c) for c in run.scored]}
     write_json(store.root / "summary.json", summary)
     return summary
+
+
+# ------------------------------------------------------------ the console table
+
+def _fmt(est: dict) -> str:
+    mean, half = est.get("mean"), est.get("half_width")
+    if mean is None or (isinstance(mean, float) and math.isnan(mean)):
+        return "–"
+    ok = half is not None and not (isinstance(half, float) and math.isnan(half))
+    return f"{100 * mean:.1f}" + (f" ±{100 * half:.1f}" if ok else "")
+
+
+def _names(rows: list[dict], what: Callable[[dict], str]) -> str:
+    shown = [what(r) for r in rows[:FOOTER_LIST_MAX]]
+    more = len(rows) - len(shown)
+    return "; ".join(shown) + (f"; ... and {more} more" if more > 0 else "")
+
+
+def summary_footer(summary: dict) -> list[str]:
+    """The lines under the console table: cells not scored, notes, the error rule."""
+    lines = []
+    failed, unfinished = summary.get("failed_cells", []), summary.get("unfinished_cells", [])
+    if failed and isinstance(failed[0], dict):
+        lines.append(f"Failed, not scored ({len(failed)}): " + _names(
+            failed, lambda r: f"{r['cell_id']} [{r.get('kind')}] {r.get('reason')}"))
+    if unfinished:
+        lines.append(f"Unfinished, not scored ({len(unfinished)}): " + _names(
+            unfinished, lambda r: f"{r['cell_id']} ({r['rounds_done']}/{r['budget']} rounds)"))
+    if summary.get("not_scored_cells"):
+        rows = summary["not_scored_cells"]
+        lines.append(f"Not scored ({len(rows)}): " + _names(
+            rows, lambda r: f"{r['cell_id']}: {r['reason']}"))
+    lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
+                 "criteria the harness or judge could not decide / failed deploys; errors "
+                 "count as not passed and stay in the denominator. Not found: criteria "
+                 "decided by a locator miss (nothing matched the check's locator).")
+    return lines + list(summary.get("notes", []))
+
+
+def summary_table(summary: dict, title: str = "Results") -> Table:
+    """Paper Table 1 from summary.json: PCR, cumulative weighted task pass rate per round,
+    criteria pass rate, error totals; a row per group (the order of summary.json)."""
+    groups, varying = summary["groups"], summary.get("varying", [])
+    n_rounds = max((len(g["rounds"]) for g in groups), default=0)
+    t = Table(title=title, caption="\n".join(summary_footer(summary)), caption_justify="left")
+    t.add_column("agent")
+    for name in varying:
+        t.add_column(display_name(name))
+    for name in ("n", "cells", "PCR", *[f"R{r}" for r in range(1, n_rounds + 1)], "Criteria",
+                 "Errors t/c/d", "Not found"):
+        t.add_column(name, justify="right")
+    for g in groups:
+        last = g["rounds"][-1] if g["rounds"] else {}
+        rates = [_fmt(g["rounds"][k]["task_pass_rate.cumulative"]) if k < len(g["rounds"])
+                 else "" for k in range(n_rounds)]
+        e = g["errors"]
+        t.add_row(str(g["agent"]), *[show(v, g["setting"].get(v)) for v in varying],
+                  str(g["n"]), str(g["n_cells"]), _fmt(last.get("completion.cumulative", {})),
+                  *rates, _fmt(last.get("criteria_pass_rate.cumulative", {})),
+                  f"{e['tasks']}/{e['criteria']}/{e['deploy_failures']}",
+                  str(e.get("not_found", 0)))
+    return t

@@ -26,12 +26,20 @@ async def _run_local(specs: list[CellSpec], tasks: Mapping[str, BenchTask], stor
     async def one(spec: CellSpec) -> None:
         async with sem:
             try:
-                await run_cell(spec, tasks[spec.task], store, deployer, on_round)
-                on_done(spec, None)
+                on_done(spec, cell_failure(
+                    await run_cell(spec, tasks[spec.task], store, deployer, on_round)))
             except Exception as exc:  # one broken cell must not stop the sweep
-                on_done(spec, f"{type(exc).__name__}: {exc}")
+                store.fail_cell(spec.cell_id, f"{type(exc).__name__}: {exc}", "harness")
+                on_done(spec, f"harness error: {type(exc).__name__}: {exc}")
 
     await asyncio.gather(*(one(s) for s in specs))
+
+
+def cell_failure(result: dict) -> str | None:
+    """Why a cell failed (a setup or harness error; never scored), or None if it finished."""
+    if result.get("status", "finished") == "finished":
+        return None
+    return f"{result.get('kind')} error: {result.get('reason')}"
 
 
 def ray_cell(spec_json: str, task_json: str, run_root: str) -> dict:
@@ -67,10 +75,10 @@ def _run_ray(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunSt
             for ref in ready:
                 s = running.pop(ref)
                 try:
-                    ray.get(ref)
-                    on_done(s, None)
-                except Exception as exc:
-                    on_done(s, f"{type(exc).__name__}: {exc}")
+                    on_done(s, cell_failure(ray.get(ref)))
+                except Exception as exc:  # the worker died: the cell fails, the sweep goes on
+                    store.fail_cell(s.cell_id, f"{type(exc).__name__}: {exc}", "harness")
+                    on_done(s, f"harness error: {type(exc).__name__}: {exc}")
             if tick:
                 tick()
     finally:
@@ -85,11 +93,7 @@ def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunS
     write and return summary.json (with ``failed_cells`` and ``skipped_cells``)."""
     if executor not in ("local", "ray"):
         raise ValueError(f"unknown executor {executor!r}; known: local, ray")
-    failed: list[str] = []
-
     def done(spec: CellSpec, error: str | None) -> None:
-        if error:
-            failed.append(f"{spec.cell_id}: {error}")
         if on_done:
             on_done(spec, error)
 
@@ -98,7 +102,7 @@ def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunS
         asyncio.run(_run_local(todo, tasks, store, cells, on_round, done))
     else:
         _run_ray(todo, tasks, store, cells, ray_address, done, tick)
-    summary = summarize(store, dict(tasks))
-    summary.update(failed_cells=failed, skipped_cells=len(specs) - len(todo))
+    summary = summarize(store, dict(tasks))  # lists the failed cells (failed.json) itself
+    summary.update(skipped_cells=len(specs) - len(todo))
     write_json(store.root / "summary.json", summary)
     return summary

@@ -203,13 +203,14 @@ async def test_agent_that_cannot_complete_fails(llm_server: ScriptedLLMServer, s
 
 
 @pytest.mark.browser
-async def test_max_steps_without_verdict_fails(llm_server: ScriptedLLMServer, site: Any,
-                                               tmp_path: Path) -> None:
-    # a model that never concludes, not even when told the last step allows only "done"
+async def test_max_steps_without_verdict_is_the_judges_error(
+        llm_server: ScriptedLLMServer, site: Any, tmp_path: Path) -> None:
+    # a model that never concludes, not even when told the last step allows only "done": the
+    # judge could not decide, which says nothing about the app (error, not fail)
     llm_server.script(*[click_on("Increment") for _ in range(8)])
     result, _ = await _evaluate(llm_server, site, tmp_path, task("t4", COUNTER), max_steps=2)
     (v,) = result.verdicts
-    assert result.status == "failed" and v.status == "fail", v
+    assert result.status == "error" and v.status == "error", v
     assert "no verdict" in v.reason and "2 steps" in v.reason, v.reason
 
 

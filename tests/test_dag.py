@@ -122,14 +122,24 @@ async def test_errors_are_retried_per_layer():
     assert out.results["root"].attempts == 1
 
 
-async def test_errors_exhaust_retries_and_block_children():
+async def test_errors_exhaust_retries_and_do_not_block_children():
+    # an evaluation task the harness could not decide is not the agent's failure: it ends
+    # `error` after its retries, and its children are still evaluated (under dag and in the
+    # gated view of full alike)
     task, dag, ev = setup({}, errors={"a": 10})
     out = await run_protocol(task, dag, ev, protocol="dag", max_retry=2)
     assert out.results["a"].status == "error"
     assert out.results["a"].attempts == 3
     assert "ConnectionError: browser crashed" in out.results["a"].error
-    assert out.results["c"].status == "skipped"
+    assert out.results["c"].status == "passed"
     assert ev.calls.count("a") == 3
+    task2, dag2, ev2 = setup({}, errors={"a": 10})
+    full = await run_protocol(task2, dag2, ev2, protocol="full", max_retry=0)
+    assert statuses(full.gated)["c"] == "passed" and statuses(full.gated)["a"] == "error"
+    # a failed (decided) parent still blocks
+    task3, dag3, ev3 = setup({"a": 0})
+    assert statuses((await run_protocol(task3, dag3, ev3, protocol="dag")).results)["c"] \
+        == "skipped"
 
 
 async def test_concurrency_limit():

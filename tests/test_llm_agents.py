@@ -14,7 +14,8 @@ from asuka import codeagents, users
 from asuka.codeagents.base import RoundContext
 from asuka.codeagents.cli import CLICodeAgent, load_adapters
 from asuka.codeagents.llm import LLMCodeAgent
-from asuka.llm import LLMConfigError, ModelSpec
+from asuka.errors import SetupError
+from asuka.llm import LLMConfigError, LLMError, ModelSpec
 from asuka.schema import BenchTask, DagSpec, EvalTaskResult, RoundEvaluation, Task, Verdict
 from asuka.users.llm import LLMUser, ref_present, task_refs
 from tests.llm_server import (
@@ -163,9 +164,15 @@ async def test_llm_agent_step_budget(llm_server: ScriptedLLMServer, tmp_path: Pa
 
 async def test_llm_agent_llm_failure_and_config_error(llm_server: ScriptedLLMServer,
                                                       tmp_path: Path) -> None:
+    # the provider failing after its retries is not the agent's behaviour: it raises, and the
+    # loop records the cell as failed (harness) instead of scoring the round
     llm_server.script(error(500), error(500))
-    r = await LLMCodeAgent(spec(llm_server, max_retries=1)).run_round(ctx(tmp_path / "a", 1))
-    assert not r.ok and "HTTP 500" in r.error and r.meta["stopped"] == "llm_error"
+    with pytest.raises(LLMError, match="HTTP 500"):
+        await LLMCodeAgent(spec(llm_server, max_retries=1)).run_round(ctx(tmp_path / "a", 1))
+    # a request the server rejects (the agent's conversation) is the agent's round, scored
+    llm_server.script(error(400, "context too long"))
+    r = await LLMCodeAgent(spec(llm_server)).run_round(ctx(tmp_path / "c", 1))
+    assert not r.ok and "HTTP 400" in r.error and r.meta["stopped"] == "llm_error"
     llm_server.script(error(401, "bad key"))
     with pytest.raises(LLMConfigError, match="OPENAI_API_KEY"):
         await LLMCodeAgent(spec(llm_server)).run_round(ctx(tmp_path / "b", 1))
@@ -179,7 +186,7 @@ async def test_llm_agent_shell_tool(llm_server: ScriptedLLMServer, tmp_path: Pat
         tool_calls(("run_shell", {"command": "echo started; sleep 30"})),
         tool_calls(("finish", {"summary": "ran"})))
     agent = LLMCodeAgent(spec(llm_server), allow_shell=True, shell_timeout_s=3,
-                         sandbox=sandbox)
+                         sandbox=sandbox, allow_unsandboxed=sandbox == "local")
     ws = tmp_path / "ws"
     t0 = time.monotonic()
     await agent.run_round(ctx(ws, 1))
@@ -230,7 +237,9 @@ async def test_cli_real_entry_with_fake_binary(tmp_path: Path,
     assert "continued" in (ws / "index.html").read_text()
 
 
-async def test_cli_transcript_file_stdin_and_prompt_file(tmp_path: Path) -> None:
+async def test_cli_transcript_file_stdin_and_prompt_file(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-dummy-for-aider")
     ws = tmp_path / "ws"
     agent = CLICodeAgent("aider", binary=FAKE_CMD,
                          env_set={"FAKE_AGENT_TRANSCRIPT": "{workspace}/.aider.chat.history.md"})
@@ -248,8 +257,10 @@ async def test_cli_transcript_file_stdin_and_prompt_file(tmp_path: Path) -> None
 
 async def test_cli_timeout_kills_process_group(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
+    # unsealed, so that the child's pid is a host pid the test can watch (the sealed case:
+    # test_agent_sandbox.py)
     agent = CLICodeAgent("custom", command=f"{sys.executable} {FAKE} -p {{prompt}}",
-                         timeout_s=3)
+                         timeout_s=3, sandbox="none", allow_unsandboxed=True)
     t0 = time.monotonic()
     r = await agent.run_round(ctx(ws, 1, query="Please sleep forever"))
     assert time.monotonic() - t0 < 10
@@ -275,8 +286,8 @@ async def test_cli_exit_code_and_missing_binary(tmp_path: Path) -> None:
     assert not r.ok and r.meta["exit_code"] == 3 and "code 3" in r.error
     assert "exiting with 3" in r.transcript
     missing = CLICodeAgent("codex", binary=str(tmp_path / "no-such-codex"))
-    r = await missing.run_round(ctx(tmp_path / "b", 1))
-    assert not r.ok and "cannot run" in r.error
+    with pytest.raises(SetupError, match="cannot find the program"):  # not the agent's result
+        await missing.run_round(ctx(tmp_path / "b", 1))
     with pytest.raises(ValueError, match="placeholder"):
         CLICodeAgent("custom", command="agent --no-prompt")
     with pytest.raises(ValueError, match="unknown CLI agent"):

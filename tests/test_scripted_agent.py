@@ -277,7 +277,12 @@ async def test_every_step_fails_with_a_reason(session: ScriptedSession) -> None:
     verdicts = by_id(result)
     for name, (_, step, needles) in FAILING.items():
         v = verdicts[name]
-        assert v.status == "fail", (name, v)
+        # a locator that matched nothing is its own class (with the locator recorded)
+        # (not on a page served with an HTTP error: that is the page's failure)
+        miss = any(n.startswith("no element matches") for n in needles) \
+            and name != "goto_404"
+        assert v.status == ("not_found" if miss else "fail"), (name, v)
+        assert (v.locator is not None) == miss, (name, v)
         assert v.step == step, (name, v.reason)
         for needle in needles:
             assert needle in v.reason, (name, needle, v.reason)
@@ -312,7 +317,7 @@ async def test_stop_at_first_failure(server: Any, tmp_path: Path) -> None:
                                   [{"wait": 5000}]))
     finally:
         await s.close()
-    assert [v.status for v in r.verdicts] == ["unverifiable", "pass", "fail", "fail"]
+    assert [v.status for v in r.verdicts] == ["unverifiable", "pass", "not_found", "fail"]
     assert r.verdicts[2].reason.startswith("step 1 expect_visible")
     assert r.verdicts[3].reason == "not run: an earlier criterion failed"
     assert r.verdicts[3].duration_s == 0 and r.status == "failed"
@@ -471,3 +476,27 @@ def test_find_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(browser, "HEADLESS_CANDIDATES", (str(shell),))
     assert find_chromium(headless=True) == str(shell)
     assert find_chromium() != str(shell)
+
+
+# ---------------------------------------------------------------- locator misses
+
+async def test_locator_miss_is_not_found_with_snapshot(session: Any, tmp_path: Path) -> None:
+    """A check whose locator finds nothing is `not_found` (naming, or an absent feature), with
+    the locator and the page's accessibility snapshot; one that found the element and saw the
+    wrong thing is `fail`."""
+    res = await session.evaluate(task(
+        "nf",
+        [{"goto": "/index.html"}, {"click": {"role": "button", "name": "Checkout now"}}],
+        [{"goto": "/index.html"}, {"expect_text": {"role": "heading", "name": "Basket",
+                                                   "value": "x"}}],
+        [{"goto": "/index.html"}, {"expect_count": {"css": ".no-such-row", "min": 1}}],
+        [{"goto": "/index.html"}, {"expect_text": {"role": "heading", "name": "Fixture Shop",
+                                                   "value": "Cart"}}]))
+    v = by_id(res)
+    for cid in ("nf.c0", "nf.c1", "nf.c2"):
+        assert v[cid].status == "not_found", v[cid]
+        assert v[cid].locator and v[cid].snapshot == f"{cid}.aria.yaml"
+        assert "Fixture Shop" in (tmp_path / "shots" / v[cid].snapshot).read_text()
+    assert "Checkout now" in v["nf.c0"].locator
+    assert v["nf.c3"].status == "fail" and v["nf.c3"].locator is None
+    assert res.status == "failed"

@@ -10,6 +10,7 @@ registry: Registry[CodeAgent] = Registry(
         "llm": "asuka.codeagents.llm",
         "cli": "asuka.codeagents.cli",
         "replay": "asuka.codeagents.replay",
+        "dir": "asuka.codeagents.directory",
     },
 )
 get = registry.get

@@ -31,6 +31,12 @@ class RoundContext(BaseModel):
     # backend can carry state (simulator feature states, a CLI session id) across rounds
     previous_meta: dict | None = None
     timeout_s: float = 1800.0
+    # the agent's private HOME for its processes, kept across the cell's rounds (a CLI's own
+    # session store); None: a folder beside the workspace
+    agent_home: Path | None = None
+    # paths an agent's processes must never see (the benchmark, the run store): a sandbox
+    # exposes nothing of them, not even a file named on the agent's command line
+    sealed: list[Path] = Field(default_factory=list)
 
     @property
     def prompt(self) -> str:

@@ -4,7 +4,15 @@ OpenHands, or a custom command) in the workspace, one process per round.
 The adapters are data (cli_agents.yaml): how the command line is built for round 1 and for a
 continued session, how the prompt is passed, where the transcript goes, which environment
 variables the tool needs. The process runs with cwd = workspace in its own process group; on
-timeout the whole group is killed. It runs on the host (asuka/deploy has no Sandbox yet).
+timeout the whole group is killed.
+
+Sealing (``asuka.codeagents.sealed``): by default the process runs in a bubblewrap sandbox that
+sees only its workspace, a private HOME (kept across the cell's rounds, seeded with the config
+files the adapter declares), its own program and the system directories; never the run store,
+the benchmark or other cells. Without a usable sandbox the cell fails at its preflight unless
+the user allowed unsandboxed agents. Its environment: locale and PATH, the provider variables
+its adapter declares (the agent under test is trusted with its own key, no other), and
+``env_set``.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -24,12 +33,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
+from asuka.codeagents.sealed import resolve_sandbox, sealed_argv
 from asuka.codeagents.tools import kill_group
+from asuka.errors import SetupError
 from asuka.usage import Usage
 
 ADAPTERS_FILE = Path(__file__).with_name("cli_agents.yaml")
-BASE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "SHELL", "TZ",
-            "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+# HOME, TMPDIR and XDG_* are the agent's own (its private home), never the host's
+BASE_ENV = ("PATH", "LANG", "LC_ALL", "TERM", "USER", "SHELL", "TZ")
 PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|model|workspace|round)\}")
 MAX_STREAM_BYTES = 4_000_000
 
@@ -49,6 +60,14 @@ class CLIAdapter(BaseModel):
     env: list[str] = Field(default_factory=list)
     env_set: dict[str, str] = Field(default_factory=dict)
     model_env: str | None = None
+    # at least one of these must be set (the provider key), else the cell fails at preflight;
+    # empty: the tool needs none (it may be configured by its config files)
+    requires_env: list[str] = Field(default_factory=list)
+    # files or folders under the user's HOME the tool may see: copied into its private HOME
+    config: list[str] = Field(default_factory=list)
+    # set only when the tool runs sealed (e.g. Claude Code's root guard wants to be told)
+    sandboxed_env: dict[str, str] = Field(default_factory=dict)
+    network: bool = True  # agents call their model; nothing else of the host is reachable
 
 
 def load_adapters(path: Path | None = None) -> dict[str, CLIAdapter]:
@@ -138,7 +157,8 @@ class CLICodeAgent:
                  timeout_s: float | None = None, continue_session: bool = True,
                  pass_env: list[str] | None = None, env_set: dict[str, str] | None = None,
                  transcript: str | dict[str, str] | None = None,
-                 adapters_file: str | Path | None = None) -> None:
+                 adapters_file: str | Path | None = None, sandbox: str | None = None,
+                 allow_unsandboxed: bool = False) -> None:
         if tool == "custom":
             if not command:
                 raise ValueError("tool='custom' needs command='my-agent ... {prompt}'")
@@ -170,9 +190,29 @@ class CLICodeAgent:
         self.tool, self.model = tool, model
         self.timeout_s = timeout_s
         self.continue_session = continue_session
+        self.sandbox, self.allow_unsandboxed = sandbox, bool(allow_unsandboxed)
+
+    # ------------------------------------------------------------ preflight
+    def _executable(self) -> str | None:
+        a = self.adapter
+        first = a.binary[0] if isinstance(a.binary, list) else a.binary
+        return shutil.which(first)
+
+    def preflight(self, sandbox: str | None = None) -> str:
+        """Binary, provider key and sandbox, checked before round 1; returns the sandbox."""
+        a = self.adapter
+        first = a.binary[0] if isinstance(a.binary, list) else a.binary
+        if self._executable() is None:
+            raise SetupError(f"{self.tool}: cannot find the program {first!r} (install it, or "
+                             "set the `binary` agent option)")
+        if a.requires_env and not any(os.environ.get(k) for k in a.requires_env):
+            raise SetupError(f"{self.tool}: none of {', '.join(a.requires_env)} is set (the "
+                             "agent needs its provider key in the environment)")
+        return resolve_sandbox(self.sandbox or sandbox, self.allow_unsandboxed)
 
     # ------------------------------------------------------------ command line
-    def build(self, ctx: RoundContext, prompt_file: Path | None = None) -> Invocation:
+    def build(self, ctx: RoundContext, prompt_file: Path | None = None,
+              sealed: bool = False) -> Invocation:
         """The command line, stdin and environment for this round (no side effects)."""
         a = self.adapter
         continued = bool(ctx.round > 1 and self.continue_session and a.continue_ is not None)
@@ -190,9 +230,12 @@ class CLICodeAgent:
             else:
                 argv.append(_fill(token, values))
         env = {k: os.environ[k] for k in BASE_ENV if k in os.environ}
+        env.update({"HOME": str(agent_home(ctx)), "TMPDIR": "/tmp"})
         # The agent under test is trusted with its own provider key(s): pass those through.
         env.update({k: os.environ[k] for k in a.env if k in os.environ})
         env.update({k: _fill(v, values) for k, v in a.env_set.items()})
+        if sealed:
+            env.update(a.sandboxed_env)
         if a.model_env and self.model:
             env[a.model_env] = self.model
         return Invocation(argv=argv, stdin=prompt if a.prompt_via == "stdin" else None,
@@ -205,24 +248,32 @@ class CLICodeAgent:
 
     async def run_round(self, ctx: RoundContext) -> AgentRoundResult:
         t0 = time.monotonic()
+        box = self.preflight(ctx.sandbox)  # a binary or key that went away is a setup error
         workspace = Path(ctx.workspace)
         workspace.mkdir(parents=True, exist_ok=True)
+        home = agent_home(ctx)
+        if not home.exists():
+            home.mkdir(parents=True)
+            seed_config(home, self.adapter.config)
         tfile = self._transcript_file(workspace)
         offset = tfile.stat().st_size if tfile and tfile.is_file() else 0
         timeout = self.timeout_s if self.timeout_s is not None else ctx.timeout_s
         with tempfile.TemporaryDirectory(prefix="asuka-prompt-") as tmp:
             prompt_file = Path(tmp) / f"prompt-round-{ctx.round}.md"
-            inv = self.build(ctx, prompt_file)
+            inv = self.build(ctx, prompt_file, sealed=box != "none")
             prompt_file.write_text(inv.prompt, "utf-8")
+            argv = inv.argv
+            if box == "bwrap":
+                exe = self._executable() or argv[0]
+                argv = sealed_argv([os.path.realpath(exe), *argv[1:]], workspace=workspace,
+                                   home=home, network=self.adapter.network,
+                                   readonly=[Path(tmp)], sealed=ctx.sealed)
             try:
-                code, out, err, timed_out = await run_process(inv.argv, workspace, inv.env,
+                code, out, err, timed_out = await run_process(argv, workspace, inv.env,
                                                               inv.stdin, timeout)
             except (FileNotFoundError, PermissionError) as exc:
-                return AgentRoundResult(
-                    ok=False, duration_s=time.monotonic() - t0,
-                    error=f"cannot run {inv.argv[0]!r} for {self.tool}: {exc.strerror or exc} "
-                          "(install it, or set the `binary` option)",
-                    meta={"argv": inv.argv, "tool": self.tool})
+                raise SetupError(f"cannot run {argv[0]!r} for {self.tool}: "
+                                 f"{exc.strerror or exc}") from exc
         if tfile and tfile.is_file():
             with tfile.open("rb") as fh:
                 fh.seek(offset)
@@ -249,7 +300,28 @@ class CLICodeAgent:
             ok=error is None, error=error, transcript="\n".join(parts), usage=usage,
             duration_s=time.monotonic() - t0,
             meta={"tool": self.tool, "argv": inv.argv, "exit_code": code,
-                  "timed_out": timed_out, "continued": inv.continued})
+                  "timed_out": timed_out, "continued": inv.continued, "sandbox": box})
+
+
+def agent_home(ctx: RoundContext) -> Path:
+    """The agent's private HOME: the loop's per-cell folder, or one beside the workspace."""
+    if ctx.agent_home is not None:
+        return Path(ctx.agent_home)
+    ws = Path(ctx.workspace)
+    return ws.parent / f"{ws.name}.home"
+
+
+def seed_config(home: Path, entries: list[str]) -> None:
+    """Copy the config files an adapter declares from the user's HOME into the agent's."""
+    user_home = Path(os.path.expanduser("~"))
+    for rel in entries:
+        src = user_home / rel
+        dest = home / rel
+        if src.is_dir():
+            shutil.copytree(src, dest, symlinks=False, dirs_exist_ok=True)
+        elif src.is_file():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
 
 
 @registry.register("cli")

@@ -16,6 +16,7 @@ from typing import Any
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
+from asuka.codeagents.sealed import resolve_sandbox
 from asuka.codeagents.tools import WorkspaceTools
 from asuka.llm import LLMClient, LLMConfigError, LLMError, ModelSpec
 
@@ -27,6 +28,8 @@ new or rewritten files. All paths are relative to the project folder.
 When the work for this request is done, call finish with a short summary."""
 
 MAX_LOG_CHARS = 400
+# HTTP statuses that reject the request itself (bad request, too large, unprocessable)
+AGENT_REQUEST_ERRORS = (400, 413, 422)
 
 
 def _short(value: Any, n: int = MAX_LOG_CHARS) -> str:
@@ -51,7 +54,8 @@ class LLMCodeAgent:
                  warm_start: bool = True, allow_shell: bool = False,
                  shell_timeout_s: float = 120.0, sandbox: str | None = None,
                  shell_network: bool = False, system_prompt: str | None = None,
-                 max_tokens: int | None = None, temperature: float | None = None) -> None:
+                 max_tokens: int | None = None, temperature: float | None = None,
+                 allow_unsandboxed: bool = False) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be >= 1")
         self.client = LLMClient(ModelSpec.coerce(model), role="code-agent")
@@ -60,10 +64,19 @@ class LLMCodeAgent:
         self.allow_shell = allow_shell
         self.shell_timeout_s = shell_timeout_s
         self.sandbox, self.shell_network = sandbox, shell_network  # None: the round's sandbox
+        self.allow_unsandboxed = bool(allow_unsandboxed)
         self.system_prompt = system_prompt or SYSTEM_PROMPT
         self.max_tokens, self.temperature = max_tokens, temperature
         # conversation per workspace (one cell = one workspace)
         self.histories: dict[str, list[dict[str, Any]]] = {}
+
+    def preflight(self, sandbox: str | None = None) -> str | None:
+        """The key is there, and the shell tool (when allowed) can be sealed; returns the
+        sandbox of the shell tool (None without one)."""
+        self.client.preflight()
+        if not self.allow_shell:
+            return None
+        return resolve_sandbox(self.sandbox or sandbox, self.allow_unsandboxed)
 
     # ------------------------------------------------------------ prompt
     def _opening(self, ctx: RoundContext, tools: WorkspaceTools) -> list[dict[str, Any]]:
@@ -91,9 +104,10 @@ class LLMCodeAgent:
         workspace = Path(ctx.workspace)
         workspace.mkdir(parents=True, exist_ok=True)
         key = str(workspace.resolve())
+        box = self.preflight(ctx.sandbox)
         tools = WorkspaceTools(workspace, allow_shell=self.allow_shell,
                                shell_timeout_s=self.shell_timeout_s,
-                               sandbox=self.sandbox or ctx.sandbox,
+                               sandbox="local" if box == "none" else (box or "bwrap"),
                                shell_network=self.shell_network)
         self.client.round = ctx.round
         messages = [dict(m) for m in self._messages(ctx, key, tools)]
@@ -131,6 +145,10 @@ class LLMCodeAgent:
         except LLMConfigError:
             raise  # wrong key/model/base_url: a setup problem, not the agent's behaviour
         except LLMError as exc:
+            if exc.status not in AGENT_REQUEST_ERRORS:
+                raise  # the provider failed (after retries): the harness's side, not scored
+            # the server rejected the request the agent's conversation made (e.g. too long):
+            # that is the agent's behaviour, and its round is scored as it stands
             error, stopped = str(exc), "llm_error"
             log.append(f"[error] {exc}")
         if stopped == "max_steps":
@@ -143,7 +161,7 @@ class LLMCodeAgent:
         return AgentRoundResult(
             ok=error is None, error=error, transcript="\n".join(log),
             usage=[self.client.usage_for(ctx.round)], duration_s=time.monotonic() - t0,
-            meta={"steps": steps, "stopped": stopped, "summary": summary,
+            meta={"steps": steps, "stopped": stopped, "summary": summary, "shell_sandbox": box,
                   "warm_start": self.warm_start, "model": self.client.spec.label,
                   **meta_history})
 

@@ -5,7 +5,8 @@ lead outside are refused. Tool failures come back as ``error: ...`` text for the
 they never raise.
 
 ``run_shell`` (only when allowed) runs ``sh -c`` in the workspace through the deploy Sandbox
-(``auto``: bubblewrap when usable, else a local process; no network unless ``shell_network``),
+(the agent resolves which with ``asuka.codeagents.sealed.resolve_sandbox``: bubblewrap, or a
+local process only when the user allowed unsandboxed agents; no network unless ``shell_network``),
 with the Sandbox's secret-free environment and a scratch HOME; the whole process tree is killed
 on timeout and after the command. ``run_local`` is the fallback when asuka.deploy is unavailable.
 """

@@ -11,7 +11,7 @@ Install, build and start run in a sandbox (``local``, ``bwrap``, ``docker``, ``a
 files are served by this process.
 """
 
-from asuka.deploy.deployer import Deployer, Deployment
+from asuka.deploy.deployer import Deployer, Deployment, ExternalDeployer
 from asuka.deploy.detect import detect_kind
 from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
 from asuka.deploy.ports import PortAllocator, PortLease, lease_port
@@ -23,6 +23,7 @@ __all__ = [
     "DeployTimeouts",
     "Deployer",
     "Deployment",
+    "ExternalDeployer",
     "PortAllocator",
     "PortLease",
     "Sandbox",

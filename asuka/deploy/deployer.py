@@ -354,3 +354,15 @@ def _wait_http(url: str, good: Callable[[int | None], bool], timeout: float,
         if time.monotonic() >= deadline:
             return status
         time.sleep(_PROBE_INTERVAL)
+
+
+class ExternalDeployer:
+    """Deploys nothing: the app already runs at ``url`` (``asuka eval --url``). Same interface
+    as ``Deployer``, so the loop evaluates it like any deployed workspace."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def deploy(self, workspace: Path | str) -> Deployment:
+        return Deployment(DeployResult(ok=True, kind="external", url=self.url,
+                                       meta={"external": self.url}), cleanups=[])

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-DeployKind = Literal["static", "npm-build", "npm-start", "none"]
+# external: already served elsewhere (`asuka eval --url`), nothing deployed
+DeployKind = Literal["static", "npm-build", "npm-start", "none", "external"]
 
 
 class DeployTimeouts(BaseModel):

@@ -162,7 +162,7 @@ class BwrapSandbox:
         self.executable = shutil.which(executable) or executable
 
     def command(self, argv: Sequence[str], *, workspace: Path, network: bool,
-                writable: Sequence[Path] = ()) -> list[str]:
+                writable: Sequence[Path] = (), readonly: Sequence[Path] = ()) -> list[str]:
         cmd = [self.executable]
         for path in SYSTEM_DIRS:
             if os.path.islink(path):
@@ -174,6 +174,9 @@ class BwrapSandbox:
             cmd += ["--ro-bind-try", extra, extra]
         cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         # after the tmpfs, so a workspace under /tmp shows through it
+        for path in readonly:
+            real = os.path.realpath(path)
+            cmd += ["--ro-bind", real, real]
         for path in [Path(workspace), *writable]:
             real = os.path.realpath(path)
             cmd += ["--bind", real, real]

@@ -102,6 +102,10 @@ class LLMClient:
         self._price = self.spec.price if self.spec.price is not None else prices.lookup(
             self.spec.model)
 
+    def preflight(self) -> None:
+        """Raise LLMConfigError now if the key is missing (no network call)."""
+        self.spec.api_key()
+
     # ------------------------------------------------------------ usage
     def usage_for(self, round: int | None = None) -> Usage:
         r = self.round if round is None else round

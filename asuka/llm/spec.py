@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from asuka.errors import SetupError
+
 Provider = Literal["openai", "anthropic"]
 PROVIDERS: tuple[str, ...] = ("openai", "anthropic")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -25,8 +27,9 @@ class LLMError(RuntimeError):
         self.provider, self.model, self.status, self.attempts = provider, model, status, attempts
 
 
-class LLMConfigError(LLMError):
-    """Wrong key, model name or base URL (401/403/404, or no key at all): never retried."""
+class LLMConfigError(LLMError, SetupError):
+    """Wrong key, model name or base URL (401/403/404, or no key at all): never retried, and a
+    setup error of the cell (never scored)."""
 
 
 class LLMResponseError(LLMError):

@@ -1,7 +1,8 @@
 """One row per criterion verdict of a run, for pandas: CSV, JSON lines or Parquet.
 
 Columns: run, cell, agent, task, start, protocol, threshold, seed, round, eval_task, type,
-weight, task_status, criterion, status, reason, backend, duration. Criteria of a skipped
+weight, task_status, criterion, status, reason, backend, duration, cell_state (finished, failed
+or unfinished: only finished cells are scored; filter on it). Criteria of a skipped
 evaluation task get a row with status ``skipped`` (reason: the unsatisfied parents); those of an
 evaluation task that errored without verdicts get status ``error``."""
 
@@ -16,7 +17,7 @@ from asuka.report.data import RunData, load_run
 
 COLUMNS = ("run", "cell", "agent", "task", "start", "protocol", "threshold", "seed", "round",
            "eval_task", "type", "weight", "task_status", "criterion", "status", "reason",
-           "backend", "duration")
+           "backend", "duration", "cell_state")
 EXPORT_FORMATS = ("csv", "jsonl", "parquet")
 
 
@@ -26,6 +27,8 @@ class ExportError(RuntimeError):
 
 def verdict_rows(run: RunData) -> Iterator[dict]:
     for c in run.cells:
+        if c.bt is None:  # its task is not in the benchmark (--allow-changed-tasks)
+            continue
         base = {"run": run.name, "cell": c.cell_id, "agent": c.label, "task": c.task,
                 "start": c.spec["start"], "protocol": c.spec["protocol"],
                 "threshold": float(c.spec["threshold"]), "seed": int(c.spec["seed"])}
@@ -40,7 +43,7 @@ def verdict_rows(run: RunData) -> Iterator[dict]:
                     if v is not None:
                         yield {**head, "criterion": cr.id, "status": v.status,
                                "reason": v.reason, "backend": v.backend,
-                               "duration": float(v.duration_s)}
+                               "duration": float(v.duration_s), "cell_state": c.state}
                         continue
                     status = res.status if res and res.status in ("skipped", "error") \
                         else "missing"
@@ -48,12 +51,15 @@ def verdict_rows(run: RunData) -> Iterator[dict]:
                               if res and res.status == "skipped" else (res.error or "")
                               if res else "not recorded")
                     yield {**head, "criterion": cr.id, "status": status, "reason": reason,
-                           "backend": "", "duration": 0.0}
+                           "backend": "", "duration": 0.0, "cell_state": c.state}
 
 
 def export_run(run_dir: Path | str, fmt: str, out: Path | str | None = None,
-               bench: Path | None = None) -> tuple[Path, int]:
-    """Write the rows; returns the file and the number of rows."""
+               bench: Path | None = None,
+               allow_changed_tasks: bool = False) -> tuple[Path, int, list[str]]:
+    """Write the rows; returns the file, the number of rows and the notices (provenance) to
+    show. Raises ChangedTasksError for a run on changed or missing tasks unless
+    ``allow_changed_tasks``."""
     if fmt not in EXPORT_FORMATS:
         raise ExportError(f"unknown format {fmt!r}; known: {', '.join(EXPORT_FORMATS)}")
     if fmt == "parquet":
@@ -63,7 +69,7 @@ def export_run(run_dir: Path | str, fmt: str, out: Path | str | None = None,
         except ImportError:
             raise ExportError("parquet export needs pyarrow: pip install 'asuka[parquet]' "
                               "(or use --format csv / jsonl)") from None
-    run = load_run(run_dir, bench)
+    run = load_run(run_dir, bench, allow_changed_tasks)
     path = Path(out) if out else run.root / f"verdicts.{fmt}"
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = list(verdict_rows(run))
@@ -79,4 +85,4 @@ def export_run(run_dir: Path | str, fmt: str, out: Path | str | None = None,
     else:
         table = pa.Table.from_pylist(rows) if rows else pa.table({c: [] for c in COLUMNS})
         pq.write_table(table, path)
-    return path, len(rows)
+    return path, len(rows), run.notices

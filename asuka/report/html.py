@@ -18,11 +18,12 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from asuka.report.aggregate import Aggregate, round_errors
 from asuka.report.data import CellData, RunData
 from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
-from asuka.report.tables import Table, group_label, sorted_groups
+from asuka.report.tables import Table
 from asuka.scoring import status_counts
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -31,12 +32,13 @@ MAX_DIFF_LINES = 3000
 TRANSCRIPT_CHARS = 20_000
 
 
-def _env() -> Environment:
+def _env(notes: list[str]) -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
                       lstrip_blocks=True)
     env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.1f}"
     env.filters["url"] = lambda s: quote(str(s))
+    env.globals["notes"] = notes  # the footer of every page
     return env
 
 
@@ -145,6 +147,7 @@ def _cell_page(env: Environment, run: RunData, c: CellData, out: Path) -> None:
     rows = []
     for k, rec in enumerate(c.records):
         rows.append({"r": rec.round, "counts": status_counts(rec.evaluation.results),
+                     "errors": round_errors(rec),
                      "cum": c.metrics("cumulative")[k], "same": c.metrics("same-artifact")[k],
                      "deploy_ok": rec.evaluation.deploy_ok,
                      "tokens": sum(u.input_tokens + u.output_tokens for u in rec.agent.usage)})
@@ -155,34 +158,34 @@ def _cell_page(env: Environment, run: RunData, c: CellData, out: Path) -> None:
     (cdir / "index.html").write_text(page, encoding="utf-8")
 
 
-def build_html(run: RunData, out: Path, tables: list[Table], figures: dict[str, Path],
-               view: str = "cumulative") -> Path:
+def build_html(run: RunData, agg: Aggregate, out: Path, tables: list[Table],
+               figures: dict[str, Path], view: str = "cumulative") -> Path:
     """Write the viewer into ``out`` and return its index.html."""
-    env = _env()
+    from asuka.report import footer
+
+    env = _env(footer(agg))
     out.mkdir(parents=True, exist_ok=True)
     (out / "figures").mkdir(exist_ok=True)
     figs = []
     for name, path in figures.items():
         shutil.copy2(path, out / "figures" / path.name)
         figs.append((name, f"figures/{path.name}"))
-    groups, varying = sorted_groups(run.groups()), run.varying()
     leaderboard = tables[0]
-    lb = table_view(leaderboard, [f"#group-{i}" for i in range(len(groups))])
+    lb = table_view(leaderboard, [f"#group-{i}" for i in range(len(agg.groups))])
     glist = []
-    for i, g in enumerate(groups):
+    for i, g in enumerate(agg.groups):
         members = []
-        for c in sorted(g.cells, key=lambda c: (c.task, c.spec.get("seed", 0))):
+        for c in sorted(g.group.cells, key=lambda c: (c.task, c.spec.get("seed", 0))):
             m = c.metrics(view)
             members.append({"c": c, "last": m[-1] if m else None})
-        glist.append({"id": f"group-{i}", "name": " · ".join(group_label(g, varying)),
+        glist.append({"id": f"group-{i}", "name": " · ".join(g.labels(agg.varying)),
                       "cells": members})
     for c in run.cells:
-        if c.records:
+        if c.records and c.bt is not None:
             _cell_page(env, run, c, out)
-    idle = [c for c in run.cells if not c.records]
     page = env.get_template("index.html").render(
         title=f"Run {run.name}", run=run, leaderboard=lb, groups=glist, figures=figs,
-        tables=[table_view(t) for t in tables[1:]], idle=idle, root="",
+        tables=[table_view(t) for t in tables[1:]], root="",
         generated=time.strftime("%Y-%m-%d %H:%M"))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")

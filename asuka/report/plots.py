@@ -14,18 +14,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from asuka.report.data import Group, RunData  # noqa: E402
-from asuka.report.tables import group_label  # noqa: E402
+from asuka.report.aggregate import Aggregate, GroupAggregate  # noqa: E402
 from asuka.scoring import Estimate  # noqa: E402
 
 
-def _name(g: Group, varying: list[str]) -> str:
-    return " · ".join(group_label(g, varying))
+def _name(g: GroupAggregate, varying: list[str]) -> str:
+    return " · ".join(g.labels(varying))
 
 
-def _curve(g: Group, attr: str, view: str = "cumulative") -> list[Estimate]:
-    return [g.estimate(lambda c, k=k: getattr(c.metrics(view)[k], attr))
-            for k in range(g.n_rounds)]
+def _curve(g: GroupAggregate, attr: str, view: str = "cumulative") -> list[Estimate]:
+    return [r.metrics[f"{attr}.{view}"] for r in g.rounds]
 
 
 def _band(ax, xs: list[int], est: list[Estimate], label: str, **kw) -> None:
@@ -46,13 +44,13 @@ def _finish(fig, ax_list, path: Path) -> Path:
     return path
 
 
-def figure4(run: RunData, path: Path) -> Path | None:
-    groups, varying = run.groups(), run.varying()
+def figure4(agg: Aggregate, path: Path) -> Path | None:
+    groups, varying = agg.groups, agg.varying
     if not groups:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for g in sorted(groups, key=lambda g: str(g.key)):
-        xs = list(range(1, g.n_rounds + 1))
+    for g in groups:
+        xs = list(range(1, len(g.rounds) + 1))
         _band(axes[0], xs, _curve(g, "completion"), _name(g, varying))
         _band(axes[1], xs, _curve(g, "task_pass_rate"), _name(g, varying))
     axes[0].set_title("Project completion rate (cumulative)")
@@ -65,38 +63,48 @@ def figure4(run: RunData, path: Path) -> Path | None:
     return _finish(fig, axes, path)
 
 
-def figure5(run: RunData, path: Path) -> Path | None:
-    """Per agent: the PRD-1R score beside rounds 1..n of the query start."""
-    prd = {g.fields["agent"]: g for g in run.groups() if g.fields["start"] == "prd"}
-    query = {g.fields["agent"]: g for g in run.groups() if g.fields["start"] == "query"}
-    agents = sorted(set(prd) & set(query))
-    if not agents:
+def _closest(g: GroupAggregate, others: list[GroupAggregate]) -> GroupAggregate | None:
+    """The group of the same agent whose setting agrees with ``g``'s on the most fields."""
+    same = [o for o in others if o.setting["agent"] == g.setting["agent"]]
+    return max(same, key=lambda o: sum(o.setting.get(k) == v for k, v in g.setting.items()),
+               default=None)
+
+
+def figure5(agg: Aggregate, path: Path) -> Path | None:
+    """Per agent (and setting): the PRD-1R score beside rounds 1..n of the query start with
+    the closest setting."""
+    queries = [g for g in agg.groups if g.setting.get("start") == "query"]
+    pairs = [(g, q) for g in agg.groups if g.setting.get("start") == "prd"
+             for q in [_closest(g, queries)] if q is not None]
+    if not pairs:
         return None
-    n = max(query[a].n_rounds for a in agents)
+    shown = [v for v in agg.varying if v not in ("start", "rounds")]
+    names = [_name(prd, shown) for prd, _ in pairs]
+    n = max(len(q.rounds) for _, q in pairs)
     width = 0.8 / (n + 1)
-    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(agents) + 2), 4))
-    for i, a in enumerate(agents):
-        bars = [("PRD-1R", _curve(prd[a], "task_pass_rate")[0])]
-        bars += [(f"R{k + 1}", e) for k, e in enumerate(_curve(query[a], "task_pass_rate"))]
+    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(pairs) + 2), 4))
+    for i, (prd, query) in enumerate(pairs):
+        bars = [("PRD-1R", _curve(prd, "task_pass_rate")[0])]
+        bars += [(f"R{k + 1}", e) for k, e in enumerate(_curve(query, "task_pass_rate"))]
         for j, (name, e) in enumerate(bars):
             x = i + (j - n / 2) * width
             hw = 0 if math.isnan(e.half_width) else 100 * e.half_width
             ax.bar(x, 100 * e.mean, width, yerr=hw, capsize=2, color=f"C{j}",
                    hatch="//" if j == 0 else None, label=name if i == 0 else None)
-    ax.set_xticks(range(len(agents)), agents, rotation=15)
+    ax.set_xticks(range(len(pairs)), names, rotation=15)
     ax.set_ylabel("weighted task pass rate (%)")
     ax.set_title("PRD-1R vs multi-round refinement from the ambiguous query")
     ax.legend(fontsize=8)
     return _finish(fig, [ax], path)
 
 
-def figure6(run: RunData, path: Path) -> Path | None:
-    groups, varying = run.groups(), run.varying()
+def figure6(agg: Aggregate, path: Path) -> Path | None:
+    groups, varying = agg.groups, agg.varying
     if not groups:
         return None
     fig, ax = plt.subplots(figsize=(7, 4))
-    for i, g in enumerate(sorted(groups, key=lambda g: str(g.key))):
-        xs = list(range(1, g.n_rounds + 1))
+    for i, g in enumerate(groups):
+        xs = list(range(1, len(g.rounds) + 1))
         name = _name(g, varying)
         ax.plot(xs, [100 * e.mean for e in _curve(g, "implemented_rate")], "--", marker="s",
                 color=f"C{i}", label=f"{name}: implemented")
@@ -110,9 +118,9 @@ def figure6(run: RunData, path: Path) -> Path | None:
     return _finish(fig, [ax], path)
 
 
-def all_figures(run: RunData, out: Path) -> dict[str, Path]:
+def all_figures(agg: Aggregate, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
-    made = {"figure4": figure4(run, out / "fig4_rounds.png"),
-            "figure5": figure5(run, out / "fig5_prd_vs_ambiguous.png"),
-            "figure6": figure6(run, out / "fig6_implemented_vs_pass.png")}
+    made = {"figure4": figure4(agg, out / "fig4_rounds.png"),
+            "figure5": figure5(agg, out / "fig5_prd_vs_ambiguous.png"),
+            "figure6": figure6(agg, out / "fig6_implemented_vs_pass.png")}
     return {k: v for k, v in made.items() if v is not None}

@@ -54,6 +54,11 @@ def to_markdown(t: Table) -> str:
     return f"### {t.title}\n\n" + "\n".join([head, sep, *body]) + f"\n\n{notes}\n"
 
 
+def notes_markdown(notes: list[str]) -> str:
+    """The report's footer: provenance, simulated agents, how it is scored."""
+    return "---\n\n**Notes**\n\n" + "".join(f"- {n}\n" for n in notes)
+
+
 def to_csv(t: Table) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -81,7 +86,7 @@ def tex_escape(s: str) -> str:
     return "".join(_TEX.get(ch, ch) for ch in s)
 
 
-def to_latex(t: Table) -> str:
+def to_latex(t: Table, notes: list[str] | tuple[str, ...] = ()) -> str:
     spec = "".join("r" if c in t.percent else "l" for c in t.columns)
     lines = [f"% {tex_escape(t.title)}", f"\\begin{{tabular}}{{{spec}}}", r"\toprule",
              " & ".join(tex_escape(c) for c in t.columns) + r" \\", r"\midrule"]
@@ -89,4 +94,5 @@ def to_latex(t: Table) -> str:
         lines.append(" & ".join(c if isinstance(v, Estimate) else tex_escape(c)
                                 for c, v in zip(row, raw)) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [f"% {tex_escape(n)}" for n in notes]
     return "\n".join(lines) + "\n"

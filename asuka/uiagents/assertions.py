@@ -14,6 +14,7 @@ from asuka.uiagents.locate import (
     collapse,
     cut,
     first_match,
+    Miss,
     matches,
     no_match,
     poll,
@@ -108,6 +109,7 @@ async def expect_count(ctx: StepContext, step: CheckStep) -> None:
     async def probe() -> tuple[bool, str]:
         n = await loc.count()
         ok = (count is None or n == count) and (lo is None or n >= lo) and (hi is None or n <= hi)
-        return ok, f"observed {n} matching element(s)"
+        observed = f"observed {n} matching element(s)"
+        return ok, Miss(observed) if n == 0 else observed  # nothing found: a locator miss
 
     await poll(probe, ctx.assert_timeout_s)

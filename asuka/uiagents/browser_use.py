@@ -35,9 +35,12 @@ Verdicts, one per criterion, ``backend="browser-use"``:
 - ``pass`` when the agent finished with ``success=true`` and ``passed=true``; the reason is the
   agent's reason plus its evidence;
 - ``fail`` when it reported ``passed=false``, or ``success=false`` (it could not carry the test
-  out), or ended without a structured verdict: all ``max_steps`` used, stopped after
-  ``max_failures`` consecutive failed steps (e.g. replies that do not parse), or the criterion's
-  wall clock ran out. The reason says which;
+  out);
+- ``error`` "no verdict: ..." when it ended without a structured verdict: all ``max_steps`` used,
+  stopped after ``max_failures`` consecutive failed steps (e.g. replies that do not parse), or
+  the criterion's wall clock ran out. The judge failed to decide, which says nothing about the
+  app: the task's status is ``error`` (retried by the engine, never sent as feedback), and the
+  task's other criteria still run;
 - ``error`` when the LLM endpoint itself failed: 401/403/404 stop the agent at once, other HTTP
   errors, connection failures and timeouts count when the agent ended on them (after the SDK's
   and the agent's retries). The remaining criteria of the task are then not run (``error`` "not
@@ -102,7 +105,7 @@ from asuka.uiagents.browser_use_errors import (  # noqa: E402
 )
 from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
 from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
-from asuka.uiagents.browser_use_verdict import RunEnd, RunLimits, decide  # noqa: E402
+from asuka.uiagents.browser_use_verdict import NO_VERDICT, RunEnd, RunLimits, decide  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
 
 log = logging.getLogger("asuka.uiagents.browser_use")
@@ -147,6 +150,9 @@ class BrowserUseUIAgent:
         self.launch_attempts = int(launch_attempts)
         self._price = self.spec.price if self.spec.price is not None else prices.lookup(
             self.spec.model)
+
+    def preflight(self) -> None:
+        self.spec.api_key()  # LLMConfigError (a setup error) before round 1
 
     async def open(self, base_url: str, evidence_dir: Path | None = None,
                    data_dir: Path | None = None) -> BrowserUseSession:
@@ -238,8 +244,10 @@ class BrowserUseSession:
                 continue
             verdict = await self._run_criterion(eval_task, crit, evidence)
             verdicts.append(verdict)
-            if verdict.status == "error":
-                error = verdict.reason
+            if verdict.status == "error" and not verdict.reason.startswith(NO_VERDICT):
+                error = verdict.reason  # the endpoint or browser failed: stop the task here
+        if error is None and any(v.status == "error" for v in verdicts):
+            error = next(v.reason for v in verdicts if v.status == "error")
         if error is not None:
             status = "error"
         elif verdicts and all(v.status == "pass" for v in verdicts):

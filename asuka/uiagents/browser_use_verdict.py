@@ -14,6 +14,12 @@ from asuka.uiagents.browser_use_errors import LLMProbe, cut
 from asuka.uiagents.browser_use_prompt import CriterionVerdict
 
 
+# The judge ended without deciding (steps or time used up, output it could not parse): an
+# ``error`` verdict (the harness's, not the app's), retried by the engine, never feedback. Unlike
+# an endpoint failure it does not stop the task's other criteria.
+NO_VERDICT = "no verdict: "
+
+
 @dataclass(frozen=True)
 class RunLimits:
     model_label: str
@@ -66,7 +72,7 @@ def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
     if end.error is not None:
         return "error", f"browser-use failed: {describe_error(end.error)}"
     if end.timed_out:
-        return "fail", f"no verdict: timed out after {limits.criterion_timeout_s:g}s"
+        return "error", f"{NO_VERDICT}timed out after {limits.criterion_timeout_s:g}s"
     state = getattr(end.agent, "state", None)
     steps = getattr(state, "n_steps", 1) - 1
     failures = getattr(state, "consecutive_failures", 0)
@@ -74,12 +80,12 @@ def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
     tail = f" (last error: {last})" if last else ""
     if end.history is not None and end.history.is_done():
         final = end.history.final_result()
-        return "fail", ("no verdict: the agent finished without a structured verdict"
+        return "error", (f"{NO_VERDICT}the agent finished without a structured verdict"
                         + (f": {cut(final, 300)}" if final else ""))
     if steps >= limits.max_steps:
-        return "fail", (f"no verdict: the agent used all {limits.max_steps} steps "
+        return "error", (f"{NO_VERDICT}the agent used all {limits.max_steps} steps "
                         f"without concluding{tail}")
     if failures >= limits.max_failures:
-        return "fail", (f"no verdict: the agent stopped after {failures} consecutive "
+        return "error", (f"{NO_VERDICT}the agent stopped after {failures} consecutive "
                         f"failed steps{tail}")
-    return "fail", f"no verdict: the agent ended without a structured verdict{tail}"
+    return "error", f"{NO_VERDICT}the agent ended without a structured verdict{tail}"

@@ -56,6 +56,9 @@ class HybridUIAgent:
         self.browser_use = registry.get("browser-use", model=model,
                                         **{**shared, **browser_use_options})
 
+    def preflight(self) -> None:
+        self.browser_use.preflight()
+
     async def open(self, base_url: str, evidence_dir: Path | None = None,
                    data_dir: Path | None = None) -> HybridSession:
         scripted = await self.scripted.open(base_url, evidence_dir, data_dir)

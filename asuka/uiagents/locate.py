@@ -43,6 +43,15 @@ class StepFailed(Exception):
         self.connection = connection
 
 
+class LocatorMiss(StepFailed):
+    """The step's locator found nothing on the page: the check decided on naming, not on
+    behaviour it saw (a ``not_found`` verdict, which reports count apart from failures)."""
+
+
+class Miss(str):
+    """An observation that says nothing matched the locator (see ``poll``)."""
+
+
 @dataclass
 class StepContext:
     """What the steps of one evaluation task share; ``page`` changes per criterion."""
@@ -149,14 +158,14 @@ async def no_match(ctx: StepContext, spec: Locator) -> str:
     """Why nothing matches: the ``within`` scope, too few matches for ``nth``, or nothing."""
     try:
         if spec.within is not None and await build_locator(ctx.page, spec.within).count() == 0:
-            return f"no element matches the scope {spec.within.describe()}"
+            return Miss(f"no element matches the scope {spec.within.describe()}")
         if spec.nth is not None:
             n = await build_locator(ctx.page, spec.model_copy(update={"nth": None})).count()
             if n:
                 return f"only {n} element(s) match, none at nth={spec.nth}"
     except PWError as exc:
         return brief(exc)
-    return f"no element matches {spec.describe()}"
+    return Miss(f"no element matches {spec.describe()}")
 
 
 def is_transient(exc: PWError) -> bool:
@@ -178,5 +187,5 @@ async def poll(probe: Any, timeout_s: float) -> None:
         if ok:
             return
         if loop.time() >= deadline:
-            raise StepFailed(observed)
+            raise (LocatorMiss if isinstance(observed, Miss) else StepFailed)(observed)
         await asyncio.sleep(POLL_INTERVAL_S)

@@ -36,6 +36,9 @@ Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
 Verdicts. One per criterion, ``backend="scripted"``: ``pass``; ``fail`` with a reason
 ``"step N <step.describe()>: <observed>"`` where N is 1-based and ``Verdict.step`` holds the
 0-based index (``None`` for the implicit ``goto /``, whose reason reads ``"opening '/' ..."``);
+``not_found`` with the same kind of reason when a step's locator matched nothing (a locator
+miss: the app names or structures it differently, or lacks it), with ``Verdict.locator`` and the
+page's accessibility snapshot in ``<criterion_id>.aria.yaml`` beside the screenshots;
 ``unverifiable`` ("no scripted check") for a criterion without steps. A criterion that exceeds
 ``criterion_timeout_s`` fails "timed out after Ns at step N ..."; when the evaluation task's
 wall-clock cap ``task_timeout_s`` is reached the running criterion fails "task timed out ..." and
@@ -46,8 +49,9 @@ earlier criterion failed". Unexpected internal exceptions give an ``error`` verd
 never raises for an app's failure.
 
 Task status. ``passed`` when every verdict passes (a task with only unverifiable criteria is
-``failed``), otherwise ``failed``; ``error`` (with ``error`` set, ``attempts=1``) only for
-infrastructure failures the caller should retry:
+``failed``), otherwise ``failed``; ``error`` (with ``error`` set, ``attempts=1``) when a check
+raised inside the harness (an ``error`` verdict) and for infrastructure failures the caller
+should retry:
 
 - the browser crashed/disconnected or a context could not be created;
 - the *first* navigation of the task reached nothing at all (connection refused/reset, empty
@@ -80,13 +84,14 @@ from playwright.async_api import async_playwright
 from asuka.schema import CheckStep, Criterion, EvalTask, EvalTaskResult, Evidence, Verdict
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
-from asuka.uiagents.steps import StepContext, StepFailed, brief, goto, run_step
+from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
 from asuka.usage import Usage
 
 BACKEND = "scripted"
 MAX_EVIDENCE = 100
 CLOSE_TIMEOUT_S = 10.0
 PAGE_OPEN_TIMEOUT_S = 30.0
+MAX_SNAPSHOT_CHARS = 60_000
 
 
 class InfraError(Exception):
@@ -261,6 +266,11 @@ class ScriptedSession:
                                         reason="no scripted check", backend=BACKEND)
                 for c in eval_task.criteria if c.id not in done]
             status = "error"
+        elif any(v.status == "error" for v in verdicts):
+            # a check that raised inside the harness decided nothing: retried by the engine,
+            # never charged to the app, never sent as feedback
+            status = "error"
+            error = next(v.reason for v in verdicts if v.status == "error")
         elif verdicts and all(v.status == "pass" for v in verdicts):
             status = "passed"
         else:
@@ -287,7 +297,8 @@ class ScriptedSession:
             if deadline <= time.monotonic():
                 verdicts.append(not_run)
                 continue
-            if a.stop_at_first_failure and any(v.status in ("fail", "error") for v in verdicts):
+            if a.stop_at_first_failure and any(v.status in ("fail", "not_found", "error")
+                                               for v in verdicts):
                 verdicts.append(not_run.model_copy(
                     update={"reason": NOT_RUN_AFTER_FAILURE}))
                 continue
@@ -348,6 +359,13 @@ class ScriptedSession:
             reason = f"{where()}: {exc.detail}"
             if ctx.last_status is not None and ctx.last_status >= 400:
                 reason += f" (the page was served with HTTP {ctx.last_status})"
+            served_error = ctx.last_status is not None and ctx.last_status >= 400
+            # a miss on an error page is the page's failure, not a naming question
+            if isinstance(exc, LocatorMiss) and at[0] is not None and not served_error:
+                step = steps[at[0]]
+                return verdict("not_found", reason, at[0]).model_copy(update={
+                    "locator": step.locator.describe() if step.locator else None,
+                    "snapshot": await self._aria_snapshot(ctx.page, crit.id)})
             return verdict("fail", reason, at[0])
         except PWError as exc:  # page crashed or closed under us
             browser = ctx.page.context.browser
@@ -358,6 +376,20 @@ class ScriptedSession:
             return verdict("error", f"{where()}: internal error {type(exc).__name__}: {exc}",
                            at[0])
         return verdict("pass")
+
+    async def _aria_snapshot(self, page: Any, criterion_id: str) -> str | None:
+        """The page's accessibility tree when a locator missed, as a file of the evidence dir:
+        what was there instead (a grounding step reads it; a person reading the verdict too)."""
+        if self.evidence_dir is None or page.is_closed():
+            return None
+        name = f"{criterion_id}.aria.yaml"
+        try:
+            text = await asyncio.wait_for(page.locator("body").aria_snapshot(timeout=5_000), 6)
+            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            (self.evidence_dir / name).write_text(text[:MAX_SNAPSHOT_CHARS], encoding="utf-8")
+        except Exception:  # noqa: BLE001 - evidence is best effort
+            return None
+        return name
 
     async def _screenshot(self, page: Any, eval_task_id: str) -> str | None:
         if self.evidence_dir is None or page.is_closed():

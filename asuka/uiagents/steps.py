@@ -21,6 +21,8 @@ from asuka.uiagents import assertions
 from asuka.uiagents.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
+    LocatorMiss,
+    Miss,
     StepContext,
     StepFailed,
     as_text,
@@ -141,8 +143,9 @@ async def _act(ctx: StepContext, step: CheckStep, action: Any) -> None:
         except PWError:
             missing = False
         if missing:
-            raise StepFailed(await no_match(ctx, step.locator)
-                             + f" (waited {ctx.action_timeout_s:g}s)") from None
+            why = await no_match(ctx, step.locator)
+            raise (LocatorMiss if isinstance(why, Miss) else StepFailed)(
+                why + f" (waited {ctx.action_timeout_s:g}s)") from None
         msg = brief(exc)
         if isinstance(exc, PWTimeout) and "element is not" not in msg:
             msg += await _why_not_actionable(target)

@@ -31,7 +31,8 @@ def failures_for_feedback(task: Task, evaluation: RoundEvaluation) -> list[Failu
         by_id = {v.criterion_id: v for v in res.verdicts}
         for i, crit in enumerate(et.criteria):
             v = by_id.get(crit.id)
-            if v is not None and v.status == "fail":
+            # not_found counts as a failure the user saw ("I can't find ..."); errors never
+            if v is not None and v.status in ("fail", "not_found"):
                 out.append(Failure(eval_task=et, index=i, criterion_text=crit.text, verdict=v))
     return out
 

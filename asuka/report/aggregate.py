@@ -1,0 +1,257 @@
+"""The one aggregation of a run: every aggregate number of ``summary.json``, of the console
+table of ``asuka run``/``sweep`` and of ``asuka report`` (tables, figures, HTML) comes from
+``aggregate``.
+
+A group is the scored (finished) cells of one setting (``asuka.report.data.setting_of``: they
+differ only in task and seed). Per group and round: every rate of ``asuka.scoring`` in both
+views, each a mean with a 95% CI over projects, where a project's value is the mean over its
+seeds; the errors (evaluation tasks and criteria the harness or judge could not decide, failed
+deploys) and the evaluation cost of the rounds actually run. Per group at the last round: the
+rate by evaluation-task type and, for protocol ``full``, the ungated rate and the DAG gap."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from asuka.report.data import CellData, Group, RunData, show
+from asuka.schema import TASK_TYPES
+from asuka.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
+    status_counts
+from asuka.store import RoundRecord
+
+METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
+           "task_fix_rate", "criteria_fix_rate")
+GAP_THRESHOLDS = (0.5, 1.0)  # the paper's Table 2 columns; the thresholds of full cells join
+# errors, plus criteria a locator miss decided (not errors: shown beside them so nobody takes
+# naming for behaviour)
+ERROR_KINDS = ("tasks", "criteria", "deploy_failures", "not_found")
+COST_KINDS = ("criteria_executed", "eval_tokens", "llm_tokens")
+
+SCORING_RULES = (
+    "A group is the cells that differ only in task and seed (repeats are seeds).",
+    "n counts projects (tasks): the seeds of one task are averaged into one value first; "
+    "means and 95% CIs are over projects.",
+    "Only finished cells are scored. A cell that stopped early (everything passed) keeps its "
+    "last artifact for the rest of its budget (carried over).",
+    "Unfinished and failed cells are never padded and never scored; they are listed.",
+    "An error (an evaluation task or criterion the harness or judge could not decide) counts "
+    "as not passed and stays in the denominator, as in JoyFrontBench; an evaluation task that "
+    "ends in error contributes no passed criteria.",
+    "not_found (a check's locator matched nothing: a naming miss or an absent feature) counts "
+    "as not passed like a fail; its count is reported beside the errors.",
+    "A failed deploy executes nothing: its evaluation tasks count as not passed and it costs "
+    "no criteria.",
+    "Error and cost totals count the rounds actually run; carried-over rounds add nothing.",
+)
+SIMULATED_NOTE = (
+    "Simulated agents (sim): their learning curves are inputs, not findings. The simulator "
+    "maps feedback to features through the benchmark's own feature map, and its profile sets "
+    "the fix and regression rates and the PRD > query advantage.")
+
+
+def round_errors(rec: RoundRecord) -> dict[str, int]:
+    res = rec.evaluation.results.values()
+    return {"tasks": sum(r.status == "error" for r in res),
+            "criteria": sum(v.status == "error" for r in res for v in r.verdicts),
+            "deploy_failures": int(not rec.evaluation.deploy_ok),
+            "not_found": sum(v.status == "not_found" for r in res for v in r.verdicts)}
+
+
+def round_tokens(rec: RoundRecord, role: str | None = None) -> int:
+    return sum(u.input_tokens + u.output_tokens for u in rec.agent.usage
+               if role is None or u.role == role)
+
+
+def round_cost(rec: RoundRecord) -> dict[str, int]:
+    return {"criteria_executed": status_counts(rec.evaluation.results)["criteria_executed"],
+            "eval_tokens": round_tokens(rec, "ui-agent"), "llm_tokens": round_tokens(rec)}
+
+
+def _total(rows: list[dict[str, int]], kinds: tuple[str, ...]) -> dict[str, int]:
+    return {k: sum(r[k] for r in rows) for k in kinds}
+
+
+def last_task_rate(c: CellData, rounds: list, view: str) -> float:
+    return round_metrics(c.shape, rounds, view)[-1].task_pass_rate
+
+
+def cumulative_passed(c: CellData, rounds: int | None = None) -> set[str]:
+    out: set[str] = set()
+    for rnd in c.gated[: rounds or len(c.gated)]:
+        out |= passed_tasks(rnd)
+    return out
+
+
+@dataclass
+class RoundAggregate:
+    round: int
+    metrics: dict[str, Estimate]      # "<metric>.<view>" -> mean with CI over projects
+    errors: dict[str, int]            # totals over the group's cells that ran this round
+    cost: dict[str, int]
+    cells_run: int                    # the others carried their last artifact over
+
+
+@dataclass
+class GroupAggregate:
+    group: Group
+    rounds: list[RoundAggregate]
+    by_type: dict[str, Estimate]      # cumulative weighted task pass rate, last round
+    full: dict[str, Estimate] = field(default_factory=dict)  # protocol full only
+
+    @property
+    def setting(self) -> dict[str, Any]:
+        return self.group.setting
+
+    @property
+    def n(self) -> int:
+        """Projects: the number of tasks."""
+        return len(self.group.tasks)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.group.cells)
+
+    @property
+    def simulated(self) -> bool:
+        return any(c.simulated for c in self.group.cells)
+
+    @property
+    def errors(self) -> dict[str, int]:
+        return _total([r.errors for r in self.rounds], ERROR_KINDS)
+
+    @property
+    def cost(self) -> dict[str, int]:
+        return _total([r.cost for r in self.rounds], COST_KINDS)
+
+    def last(self, metric: str, view: str = "cumulative") -> Estimate:
+        return self.rounds[-1].metrics[f"{metric}.{view}"] if self.rounds else NAN
+
+    def labels(self, varying: list[str]) -> list[str]:
+        return [str(self.setting["agent"])] + [show(k, self.setting.get(k)) for k in varying]
+
+
+NAN = Estimate(math.nan, math.nan, math.nan, 0)
+
+
+@dataclass
+class Aggregate:
+    groups: list[GroupAggregate]
+    varying: list[str]                # setting fields (besides the agent) that tell groups apart
+    gap_thresholds: list[float]
+    ci: str
+    failed: list[dict]
+    unfinished: list[dict]
+    not_scored: list[dict]            # cells whose task is not in the benchmark
+    notes: list[str]
+    scoring_rules: tuple[str, ...] = SCORING_RULES
+
+
+def varying_fields(groups: list[Group]) -> list[str]:
+    """Setting fields besides the agent whose value differs between groups. The agent's own
+    fields (backend, options) count only when they differ under one label."""
+    names = list(dict.fromkeys(k for g in groups for k in g.setting if k != "agent"))
+    out = []
+    for name in names:
+        if name.startswith("agent_"):
+            per_label: dict[str, set[str]] = {}
+            for g in groups:
+                per_label.setdefault(str(g.setting["agent"]), set()).add(
+                    repr(g.setting.get(name)))
+            if any(len(v) > 1 for v in per_label.values()):
+                out.append(name)
+        elif len({repr(g.setting.get(name)) for g in groups}) > 1:
+            out.append(name)
+    return out
+
+
+def _round(g: Group, k: int, ci: str) -> RoundAggregate:
+    metrics = {}
+    for view in VIEWS:
+        for m in METRICS:
+            metrics[f"{m}.{view}"] = g.estimate(
+                lambda c, m=m, view=view: getattr(c.metrics(view)[k], m), ci)
+    ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
+    return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
+                          _total([round_cost(r) for r in ran], COST_KINDS), len(ran))
+
+
+def _by_type(g: Group, ci: str) -> dict[str, Estimate]:
+    n = g.n_rounds
+
+    def rate(c: CellData, typ: str) -> float | None:
+        got = by_type(c.bt.task, cumulative_passed(c, n))
+        return got[typ][0] if typ in got else None
+
+    return {typ: g.estimate(lambda c, typ=typ: rate(c, typ), ci) for typ in TASK_TYPES}
+
+
+def _full(g: Group, thresholds: list[float], ci: str) -> dict[str, Estimate]:
+    """Protocol full: the ungated rate at the last round and, per T, the DAG gap (full minus
+    the gated outcome the ``dag`` protocol at T yields on the same verdicts)."""
+    out = {}
+    for view in VIEWS:
+        def full(c: CellData, view: str = view) -> float:
+            return last_task_rate(c, c.ungated, view)
+        out[f"task_pass_rate.{view}"] = g.estimate(full, ci)
+        for t in thresholds:
+            gap: Callable[[CellData], float] = lambda c, t=t, view=view: dag_gap(  # noqa: E731
+                last_task_rate(c, c.ungated, view), last_task_rate(c, c.regated(t), view))
+            out[f"dag_gap.{view}.T={t:g}"] = g.estimate(gap, ci)
+    return out
+
+
+def aggregate(run: RunData, ci: str = "normal") -> Aggregate:
+    """Every aggregate number of a run (see the module's docstring)."""
+    groups = run.groups()
+    full_ts = {float(c.spec["threshold"]) for c in run.scored if c.spec["protocol"] == "full"}
+    thresholds = sorted({*GAP_THRESHOLDS, *full_ts})
+    out = []
+    for g in groups:
+        full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
+        out.append(GroupAggregate(g, [_round(g, k, ci) for k in range(g.n_rounds)],
+                                  _by_type(g, ci), full))
+    failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
+               "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
+               "rounds_done": len(c.records)} for c in run.in_state("failed")]
+    unfinished = [{"cell_id": c.cell_id, "task": c.task, "rounds_done": len(c.records),
+                   "budget": c.budget} for c in run.in_state("unfinished")]
+    unfinished += [{"cell_id": c.cell_id, "task": c.task, "rounds_done": 0, "budget": c.budget}
+                   for c in run.in_state("finished") if not c.records]
+    not_scored = [{"cell_id": c.cell_id, "task": c.task,
+                   "reason": "its task is not in the benchmark"} for c in run.in_state("no-task")]
+    notes = list(run.notices) + ([SIMULATED_NOTE] if run.simulated else [])
+    return Aggregate(out, varying_fields(groups), thresholds, ci, failed, unfinished,
+                     not_scored, notes)
+
+
+# ------------------------------------------------------------ as JSON (summary.json)
+
+def estimate_json(e: Estimate) -> dict[str, float | int | None]:
+    def num(x: float) -> float | None:
+        return None if math.isnan(x) else x
+    return {"mean": num(e.mean), "low": num(e.low), "high": num(e.high),
+            "half_width": num(e.half_width), "n": e.n}
+
+
+def group_json(g: GroupAggregate) -> dict[str, Any]:
+    s = g.setting
+    return {"agent": s["agent"], "start": s.get("start"), "protocol": s.get("protocol"),
+            "threshold": s.get("threshold"), "budget": s.get("rounds"),
+            "verbosity": s.get("user_options.verbosity"), "setting": s,
+            "tasks": g.group.tasks, "n": g.n, "n_cells": g.n_cells, "simulated": g.simulated,
+            "errors": g.errors, "cost": g.cost,
+            "rounds": [{"round": r.round, "cells_run": r.cells_run,
+                        **{k: estimate_json(e) for k, e in r.metrics.items()},
+                        "errors": r.errors, "cost": r.cost} for r in g.rounds],
+            "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
+            **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {})}
+
+
+def aggregate_json(agg: Aggregate) -> dict[str, Any]:
+    return {"ci_method": agg.ci, "scoring_rules": list(agg.scoring_rules), "notes": agg.notes,
+            "varying": agg.varying, "gap_thresholds": agg.gap_thresholds,
+            "groups": [group_json(g) for g in agg.groups], "failed_cells": agg.failed,
+            "unfinished_cells": agg.unfinished, "not_scored_cells": agg.not_scored}

@@ -1,0 +1,293 @@
+"""One aggregation: summary.json, the console table and `asuka report` agree number for number.
+
+The run is built by hand in a RunStore (no browser): two tasks x two seeds x two verbosities,
+plus a killed cell (round 1 of 2 done, no result.json), a failed cell (failed.json), a cell that
+stopped early, a round with a failed deploy and rounds with harness/judge errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from asuka.bench import load_tasks
+from asuka.cli import app
+from asuka.codeagents.base import AgentRoundResult
+from asuka.loop import CellSpec
+from asuka.provenance import cell_provenance
+from asuka.report.aggregate import SIMULATED_NOTE
+from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
+from asuka.scoring import Shape, mean_ci, round_metrics, status_counts
+from asuka.store import RoundRecord, RunStore, read_json
+from asuka.summary import summarize, summary_table
+from asuka.usage import Usage
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI = ROOT / "tests" / "fixtures" / "bench"
+TASKS = ("mini-todo", "mini-todo-2")
+BUDGET = 2
+runner = CliRunner()
+
+
+# ------------------------------------------------------------ building a run by hand
+
+def copy_bench(dest: Path) -> Path:
+    """The mini benchmark with a second copy of its task (two projects)."""
+    shutil.copytree(MINI, dest)
+    shutil.copytree(dest / "tasks" / "mini-todo", dest / "tasks" / "mini-todo-2")
+    y = dest / "tasks" / "mini-todo-2" / "task.yaml"
+    y.write_text(y.read_text().replace("id: mini-todo", "id: mini-todo-2", 1))
+    for d, ext in (("prds", "md"), ("dags", "yaml")):
+        shutil.copy(dest / d / f"mini-todo.{ext}", dest / d / f"mini-todo-2.{ext}")
+    return dest
+
+
+def evaluation(bt: BenchTask, passed: set[str], errors: set[str] = frozenset(),
+               deploy_ok: bool = True) -> RoundEvaluation:
+    """A round's outcome: ``passed`` tasks pass every criterion; ``errors`` end in error (one
+    criterion undecided); the others fail their last criteria. A failed deploy runs nothing."""
+    results = {}
+    for et in bt.task.eval_tasks:
+        ids = [c.id for c in et.criteria]
+        if not deploy_ok:
+            results[et.id] = EvalTaskResult(eval_task_id=et.id, status="failed", attempts=0,
+                                            error="deploy failed")
+            continue
+        if et.id in passed:
+            verdicts = [Verdict(criterion_id=i, status="pass") for i in ids]
+            status = "passed"
+        elif et.id in errors:
+            verdicts = [Verdict(criterion_id=ids[0], status="pass")] + [
+                Verdict(criterion_id=i, status="error", reason="judge ran out of steps")
+                for i in ids[1:]]
+            status = "error"
+        else:
+            verdicts = [Verdict(criterion_id=ids[0], status="pass")] + [
+                Verdict(criterion_id=i, status="fail") for i in ids[1:]]
+            status = "failed"
+        results[et.id] = EvalTaskResult(eval_task_id=et.id, status=status, verdicts=verdicts,
+                                        attempts=1)
+    return RoundEvaluation(protocol="flat", threshold=0.5, results=results, deploy_ok=deploy_ok)
+
+
+def record_cell(store: RunStore, bt: BenchTask, spec: CellSpec, rounds: list[RoundEvaluation],
+                finished: bool = True, stopped_early: bool = False) -> str:
+    """Write a cell as the loop does (cell.json with provenance, rounds, result.json)."""
+    data = {**spec.model_dump(), "label": spec.agent_label}
+    store.start_cell(spec.cell_id, {**data, "provenance": cell_provenance(bt, data)})
+    for r, ev in enumerate(rounds, 1):
+        store.begin_round(spec.cell_id, r)
+        usage = [Usage(role="ui-agent", calls=1, input_tokens=100 * r, output_tokens=r)]
+        store.finish_round(spec.cell_id, RoundRecord(
+            round=r, evaluation=ev, agent=AgentRoundResult(usage=usage), feedback="fb"))
+    if finished:
+        store.finish_cell(spec.cell_id, {"cell_id": spec.cell_id, "rounds_run": len(rounds),
+                                         "budget": spec.rounds, "stopped_early": stopped_early})
+    return spec.cell_id
+
+
+def cell_spec(task: str, seed: int, verbosity: str, **kw) -> CellSpec:
+    return CellSpec(task=task, seed=seed, rounds=BUDGET, protocol="flat", agent="sim",
+                    agent_options={"profile": "weak"}, user_options={"verbosity": verbosity},
+                    **kw)
+
+
+ALL = {"t0", "t1", "t2", "t3", "t4"}
+# (task, seed, verbosity) -> passed tasks per round; round 2 of a one-round list: stopped early
+OUTCOMES = {
+    ("mini-todo", 0, "low"): [{"t0"}, {"t0", "t1"}],
+    ("mini-todo", 1, "low"): [{"t0", "t3"}, {"t0", "t1", "t3"}],
+    ("mini-todo-2", 0, "low"): [set(), {"t0"}],
+    ("mini-todo-2", 1, "low"): [{"t0"}, {"t0", "t1", "t2"}],
+    ("mini-todo", 0, "high"): [ALL],                       # stopped early after round 1
+    ("mini-todo", 1, "high"): [{"t0", "t1"}, {"t0", "t1", "t2", "t3"}],
+    ("mini-todo-2", 0, "high"): [None, {"t0", "t3"}],      # round 1: the deploy failed
+    ("mini-todo-2", 1, "high"): [{"t0"}, {"t0", "t4"}],
+}
+ERRORS = {("mini-todo-2", 1, "high"): {"t1", "t3"}}       # undecided in both rounds
+
+
+def build_run(root: Path, tasks: dict[str, BenchTask]) -> dict[str, str]:
+    """The grid; returns the ids of the special cells."""
+    store = RunStore(root)
+    for (task, seed, verb), rounds in OUTCOMES.items():
+        bt, errs = tasks[task], ERRORS.get((task, seed, verb), set())
+        evs = [evaluation(bt, p, errs) if p is not None else evaluation(bt, set(), deploy_ok=False)
+               for p in rounds]
+        record_cell(store, bt, cell_spec(task, seed, verb), evs,
+                    stopped_early=len(rounds) < BUDGET)
+    # killed after round 1 (everything passed there: padding or scoring it would show)
+    killed = record_cell(store, tasks["mini-todo"], cell_spec("mini-todo", 2, "low"),
+                         [evaluation(tasks["mini-todo"], ALL)], finished=False)
+    failed_spec = cell_spec("mini-todo-2", 2, "low")
+    data = {**failed_spec.model_dump(), "label": failed_spec.agent_label}
+    store.start_cell(failed_spec.cell_id, data)
+    store.fail_cell(failed_spec.cell_id, "OPENAI_API_KEY is not set", kind="setup")
+    return {"killed": killed, "failed": failed_spec.cell_id}
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory):
+    base = tmp_path_factory.mktemp("agg")
+    bench = copy_bench(base / "bench")
+    tasks = {t.id: t for t in load_tasks(bench, list(TASKS))}
+    run_dir = base / "runs" / "grid"
+    special = build_run(run_dir, tasks)
+    summary = summarize(RunStore(run_dir), tasks)
+    return bench, tasks, run_dir, special, summary
+
+
+# ------------------------------------------------------------ the expected numbers, here
+
+def expected(tasks: dict[str, BenchTask], verbosity: str, metric: str, k: int):
+    """Seeds of a task averaged first, then the mean and CI over the two projects."""
+    per_task = defaultdict(list)
+    for (task, seed, verb), rounds in OUTCOMES.items():
+        if verb != verbosity:
+            continue
+        bt = tasks[task]
+        errs = ERRORS.get((task, seed, verb), set())
+        evs = [evaluation(bt, p, errs) if p is not None else evaluation(bt, set(), deploy_ok=False)
+               for p in rounds]
+        gated = [e.results for e in evs]
+        gated += gated[-1:] * (BUDGET - len(gated))       # stopped early: carried over
+        per_task[task].append(getattr(round_metrics(Shape.of(bt.task), gated)[k], metric))
+    return mean_ci([sum(v) / len(v) for _, v in sorted(per_task.items())])
+
+
+def _close(got, want: float) -> None:
+    if want is None or math.isnan(want):
+        assert got in (None, "", "nan") or math.isnan(float(got)), got
+    else:
+        assert float(got) == pytest.approx(want, abs=1e-12), (got, want)
+
+
+def _csv(path: Path) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+# ------------------------------------------------------------ the tests
+
+def test_groups_projects_and_cell_states(grid):
+    _, tasks, _, special, summary = grid
+    groups = {g["verbosity"]: g for g in summary["groups"]}
+    assert set(groups) == {"low", "high"}                  # two verbosities, two groups
+    assert summary["varying"] == ["user_options.verbosity"]
+    for verb, g in groups.items():
+        assert g["n"] == 2 and g["tasks"] == list(TASKS)   # n counts projects, not seeds
+        assert g["n_cells"] == 4 and g["simulated"]
+        for k in range(BUDGET):
+            for metric in ("task_pass_rate", "criteria_pass_rate", "completion"):
+                want = expected(tasks, verb, metric, k)
+                got = g["rounds"][k][f"{metric}.cumulative"]
+                _close(got["mean"], want.mean)
+                _close(got["half_width"], want.half_width)
+                assert got["n"] == 2
+    # the killed cell: neither padded nor scored, listed as unfinished
+    scored = {c["cell_id"] for c in summary["cells"]}
+    assert special["killed"] not in scored and special["failed"] not in scored
+    assert summary["unfinished_cells"] == [{"cell_id": special["killed"], "task": "mini-todo",
+                                            "rounds_done": 1, "budget": BUDGET}]
+    (failed,) = summary["failed_cells"]
+    assert failed["cell_id"] == special["failed"] and failed["kind"] == "setup"
+    assert "OPENAI_API_KEY" in failed["reason"]
+    # the early stop is padded and marked
+    early = next(c for c in summary["cells"] if c["stopped_early"])
+    assert [r["carried_over"] for r in early["rounds"]] == [False, True]
+    assert groups["high"]["rounds"][1]["cells_run"] == 3
+    assert summary["scoring_rules"] and SIMULATED_NOTE in summary["notes"]
+
+
+def test_errors_and_cost_per_round(grid):
+    _, tasks, _, _, summary = grid
+    high = next(g for g in summary["groups"] if g["verbosity"] == "high")
+    r1, r2 = high["rounds"]
+    # round 1: one failed deploy; the errored cell has 2 tasks, each with 1 undecided criterion
+    assert r1["errors"] == {"tasks": 2, "criteria": 2, "deploy_failures": 1, "not_found": 0}
+    assert r2["errors"] == {"tasks": 2, "criteria": 2, "deploy_failures": 0, "not_found": 0}
+    n_crit = sum(len(et.criteria) for et in tasks["mini-todo"].task.eval_tasks)
+    # the failed deploy executed nothing; the carried-over round costs nothing
+    assert r1["cost"]["criteria_executed"] == 3 * n_crit
+    assert r2["cost"]["criteria_executed"] == 3 * n_crit
+    assert high["errors"] == {"tasks": 4, "criteria": 4, "deploy_failures": 1, "not_found": 0}
+    bt = tasks["mini-todo"]
+    assert status_counts(evaluation(bt, set(), deploy_ok=False).results)["executed"] == 0
+    assert status_counts(evaluation(bt, set(), deploy_ok=False).results)[
+        "criteria_executed"] == 0
+
+
+def test_summary_console_and_report_agree(grid, tmp_path):
+    bench, _, run_dir, special, summary = grid
+    assert read_json(run_dir / "summary.json") == json.loads(json.dumps(summary))
+    out = tmp_path / "rep"
+    res = runner.invoke(app, ["report", str(run_dir), "--bench", str(bench), "--format",
+                              "md,csv", "--out", str(out)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    groups = {g["verbosity"]: g for g in summary["groups"]}
+    t1 = {r["verbosity"]: r for r in _csv(out / "table1.csv")}
+    assert set(t1) == {"low", "high"}
+    for verb, g in groups.items():
+        row = t1[verb]
+        assert int(row["n"]) == g["n"] == 2 and int(row["cells"]) == g["n_cells"]
+        for k in range(BUDGET):
+            est = g["rounds"][k]["task_pass_rate.cumulative"]
+            _close(row[f"R{k + 1}"], est["mean"])
+            _close(row[f"R{k + 1}_pm"], est["half_width"])
+        _close(row["PCR"], g["rounds"][-1]["completion.cumulative"]["mean"])
+        _close(row["Criteria"], g["rounds"][-1]["criteria_pass_rate.cumulative"]["mean"])
+        _close(row["Criteria_pm"], g["rounds"][-1]["criteria_pass_rate.cumulative"]
+               ["half_width"])
+        assert [int(row[c]) for c in ("error tasks", "error criteria", "deploy failures")] \
+            == [g["errors"]["tasks"], g["errors"]["criteria"], g["errors"]["deploy_failures"]]
+    per_round = [r for r in _csv(out / "per_round.csv")]
+    for r in per_round:
+        g = groups[r["verbosity"]]["rounds"][int(r["round"]) - 1]
+        assert int(r["error tasks"]) == g["errors"]["tasks"]
+        assert int(r["deploy failures"]) == g["errors"]["deploy_failures"]
+        _close(r["task same-artifact"], g["task_pass_rate.same-artifact"]["mean"])
+    t3 = {r["verbosity"]: r for r in _csv(out / "table3.csv")}
+    for verb, g in groups.items():
+        assert int(t3[verb]["criteria executed"]) == g["cost"]["criteria_executed"]
+        _close(t3[verb]["Fix R2 task"], g["rounds"][1]["task_fix_rate.cumulative"]["mean"])
+
+    # the rendered tables: the console's Table 1 rows equal report.md's, cell for cell
+    md = (out / "report.md").read_text()
+    md_rows = {}
+    for line in md.split("### Main results")[1].split("\n\n")[1].splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        md_rows[cells[1]] = cells
+    console = Console(record=True, width=240)
+    console.print(summary_table(summary))
+    text = console.export_text()
+    for verb, cells in md_rows.items():
+        agent, _, n, n_cells, pcr, r1, r2, crit, et, ec, dd, nf = cells
+        line = next(x for x in text.splitlines() if f" {verb} " in x and agent in x)
+        for value in (n, n_cells, pcr, r1, r2, crit, f"{et}/{ec}/{dd}", nf):
+            assert value in line, (value, line)
+    # the footers: unscored cells, the simulated agents' note, the error rule
+    assert special["killed"] in text and "Unfinished, not scored (1)" in text
+    assert special["failed"] in text and "Failed, not scored (1)" in text
+    assert "inputs, not findings" in text and "inputs, not findings" in md
+    assert "stay in the denominator" in md and "Cells not scored" in md
+    assert special["killed"] in md and special["failed"] in md
+    assert "inputs, not findings" in res.output  # the command prints the notes too
+
+
+def test_report_data_is_the_summary(grid):
+    """The report's aggregate and summary.json's groups are the same numbers (one function)."""
+    from asuka.report import aggregate, load_run
+    from asuka.report.aggregate import aggregate_json
+
+    bench, _, run_dir, _, summary = grid
+    agg = aggregate_json(aggregate(load_run(run_dir, bench)))
+    assert json.loads(json.dumps(agg["groups"])) == json.loads(json.dumps(summary["groups"]))
+    assert agg["unfinished_cells"] == summary["unfinished_cells"]
+    assert agg["failed_cells"] == summary["failed_cells"]

@@ -1,0 +1,140 @@
+"""Provenance: a cell records what it ran on; report, export and reeval refuse to score a run
+against a task that has changed since (or is missing) unless --allow-changed-tasks. No browser:
+the runs are recorded by hand on a copy of the mini benchmark."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from asuka.bench import load_tasks
+from asuka.cli import app
+from asuka.proof import fingerprint
+from asuka.provenance import PARTS, REDACTED, cell_provenance, changed_parts
+from asuka.store import RunStore, write_json
+from tests.test_aggregation import ALL, cell_spec, copy_bench, evaluation, record_cell
+
+runner = CliRunner()
+
+
+def _asuka(*args) -> tuple[int, str]:
+    res = runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+@pytest.fixture
+def recorded(tmp_path):
+    """A finished run of both tasks on a copy of the bench; run.json names the copy."""
+    bench = copy_bench(tmp_path / "bench")
+    tasks = {t.id: t for t in load_tasks(bench, ["mini-todo", "mini-todo-2"])}
+    run_dir = tmp_path / "runs" / "r"
+    store = RunStore(run_dir)
+    for task_id, bt in tasks.items():
+        for seed in (0, 1):
+            record_cell(store, bt, cell_spec(task_id, seed, "low"),
+                        [evaluation(bt, {"t0"}), evaluation(bt, ALL)])
+    write_json(run_dir / "run.json", {"bench": str(bench)})
+    return bench, run_dir, tasks
+
+
+def test_the_record_and_changed_parts(recorded):
+    bench, _, tasks = recorded
+    bt = tasks["mini-todo"]
+    spec = {"agent": "llm", "agent_options": {"model": "openai:gpt-4o-mini",
+                                              "api_key": "sk-live-123456789", "max_tokens": 800},
+            "ui": "browser-use", "ui_options": {"headers": {"Authorization": "Bearer x"}},
+            "user": "llm", "user_options": {"verbosity": "low", "base_url": "sk-abcdefghijkl"}}
+    p = cell_provenance(bt, spec)
+    assert set(p["parts"]) == set(PARTS) and len(p["task_fingerprint"]) == 64
+    assert p["asuka_version"] and p["asuka_version"] != "unknown"
+    b = p["backends"]
+    assert b["agent"] == "llm" and b["agent_options"]["model"] == "openai:gpt-4o-mini"
+    assert b["agent_options"]["api_key"] == REDACTED and b["agent_options"]["max_tokens"] == 800
+    assert b["ui_options"]["headers"]["Authorization"] == REDACTED
+    assert b["user_options"] == {"verbosity": "low", "base_url": REDACTED}
+    assert "sk-live" not in repr(p)
+    assert changed_parts(p, bt) == []
+    # each part is seen on its own, and the proof's fingerprint moves with the task
+    before = fingerprint(bt)
+    root = Path(bt.root)
+    edits = {"reference": (root / "reference" / "index.html", "<!-- edited -->"),
+             "data": (root / "data" / "seed.json", " "),
+             "prd": (bench / "prds" / "mini-todo.md", "\nOne more requirement.\n"),
+             "dag": (bench / "dags" / "mini-todo.yaml", "\nsemantic_edges: [[t0, t4]]\n")}
+    for part, (path, extra) in edits.items():
+        original = path.read_text()
+        path.write_text(original + extra)
+        (now,) = load_tasks(bench, ["mini-todo"])
+        assert changed_parts(p, now) == [part], part
+        path.write_text(original)
+    (now,) = load_tasks(bench, ["mini-todo"])
+    assert changed_parts(p, now) == [] and fingerprint(now) == before
+
+
+def test_report_refuses_a_changed_task_unless_allowed(recorded, tmp_path):
+    bench, run_dir, _ = recorded
+    code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "ok")
+    assert code == 0, out
+    y = bench / "tasks" / "mini-todo" / "task.yaml"
+    y.write_text(y.read_text().replace("A \"Todos\" heading is shown.",
+                                       "A \"My todos\" heading is shown."))
+    ref = bench / "tasks" / "mini-todo" / "reference" / "index.html"
+    ref.write_text(ref.read_text() + "\n<!-- changed -->\n")
+    code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "no")
+    assert code != 0
+    assert "'mini-todo'" in out and "task, reference" in out and "mini-todo-2" not in out
+    assert "--allow-changed-tasks" in out and not (tmp_path / "no" / "report.md").exists()
+    code, out = _asuka("export", run_dir, "--out", tmp_path / "v.csv")
+    assert code != 0 and "'mini-todo'" in out and not (tmp_path / "v.csv").exists()
+    code, out = _asuka("reeval", run_dir, "--protocol", "full")
+    assert code != 0 and "'mini-todo'" in out and "task, reference" in out
+    assert not (run_dir.parent / "r.reeval-full-T0.5").exists()
+
+    code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "yes",
+                       "--allow-changed-tasks")
+    assert code == 0, out
+    assert "'mini-todo' changed since the run: task, reference" in " ".join(out.split())
+    md = (tmp_path / "yes" / "report.md").read_text()
+    assert "'mini-todo' changed since the run: task, reference" in md
+    code, out = _asuka("export", run_dir, "--out", tmp_path / "v.csv", "--allow-changed-tasks")
+    assert code == 0 and (tmp_path / "v.csv").exists() and "mini-todo" in out
+
+
+def test_a_missing_task_is_an_error(recorded, tmp_path):
+    bench, run_dir, _ = recorded
+    shutil.rmtree(bench / "tasks" / "mini-todo-2")
+    code, out = _asuka("report", run_dir, "--format", "md,csv", "--out", tmp_path / "no")
+    assert code != 0 and "'mini-todo-2' is not in the benchmark" in out
+    code, out = _asuka("report", run_dir, "--format", "md,csv", "--out", tmp_path / "yes",
+                       "--allow-changed-tasks")
+    assert code == 0, out
+    assert "'mini-todo-2' is not in the benchmark (not scored)" in " ".join(out.split())
+    md = (tmp_path / "yes" / "report.md").read_text()
+    assert "Cells not scored" in md and md.count("its task is not in the benchmark") == 2
+    table1 = (tmp_path / "yes" / "table1.csv").read_text().splitlines()
+    assert table1[1].split(",")[1] == "1"  # n: one project left
+
+
+def test_a_task_that_no_longer_loads_says_why(recorded, tmp_path):
+    bench, run_dir, _ = recorded
+    y = bench / "tasks" / "mini-todo" / "task.yaml"
+    y.write_text(y.read_text().replace("weight: 2", "weight: -2", 1))
+    code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "no")
+    assert code != 0 and "'mini-todo' is not in the benchmark (it does not load:" in out
+
+
+def test_cells_without_provenance_warn_once(recorded, tmp_path):
+    _, run_dir, _ = recorded
+    store = RunStore(run_dir)
+    for cid in store.cells():  # as recorded before provenance existed
+        p = store.cell_dir(cid) / "cell.json"
+        data = json.loads(p.read_text())
+        data.pop("provenance")
+        write_json(p, data)
+    code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "rep")
+    assert code == 0, out
+    assert " ".join(out.split()).count("provenance unknown for 4 cell(s)") == 1
