@@ -203,4 +203,11 @@ def test_missing_binary_and_key_fail_before_round_one(tmp_path: Path,
                             capture_output=True, text=True, env=env, timeout=120)
     assert no_key.returncode == 2, no_key.stderr
     assert "ANTHROPIC_API_KEY" in no_key.stderr
+    env.pop("OPENAI_API_KEY", None)
+    t0 = time.monotonic()
+    llm = subprocess.run([*base[:-4], "--agent", "llm", "--model", "openai:gpt-4o-mini",
+                          "--out", str(tmp_path / "runs")],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert llm.returncode == 2 and "OPENAI_API_KEY" in llm.stderr, llm.stderr
+    assert time.monotonic() - t0 < 60
     assert not (tmp_path / "runs").exists()  # no cell written, nothing to score
