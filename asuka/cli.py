@@ -273,11 +273,11 @@ def run(
 ) -> None:
     """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
     3 rounds x T=0.5), then a Table-1-style summary."""
-    import asyncio
-
     from asuka.loop import CellSpec, with_unsandboxed_agents
     from asuka.cli_experiments import before_running
-    from asuka.runner import new_run_id, run_specs, save_run_config, table1
+    from asuka.progress import CellProgress
+    from asuka.runner import new_run_id, save_run_config, table1
+    from asuka.sweep import run_sweep
     from asuka.store import RunStore
 
     root = _bench(bench)
@@ -320,8 +320,9 @@ def run(
     store = RunStore(out / rid)
     save_run_config(store, specs, root)
     console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each")
-    summary = asyncio.run(run_specs(specs, {t.id: t for t in tasks}, store,
-                                    cell_concurrency=cells, console=console))
+    with CellProgress(specs, store, console) as bars:
+        summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=cells,
+                            on_round=bars.on_round, on_done=bars.on_done)
     console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
     for c in summary.get("failed_cells", []):
         err.print(f"[red]cell failed[/red] ({c['kind']} error, not scored) {c['cell_id']}: "

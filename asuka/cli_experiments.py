@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-    TimeElapsedColumn, TimeRemainingColumn
+    TimeElapsedColumn
 
 from asuka.loop import CellSpec
 from asuka.store import RunStore
@@ -22,54 +22,6 @@ err = Console(stderr=True)
 
 BenchOpt = Annotated[Path | None, typer.Option(
     "--bench", help="Benchmark directory (default: the experiment's, or the bundled one).")]
-
-
-class Progressbars:
-    """Rich progress of a sweep: cells done/failed with an ETA, rounds, the current phase."""
-
-    def __init__(self, specs: Sequence[CellSpec], store: RunStore, out: Console) -> None:
-        self.specs, self.store, self.failed = list(specs), store, 0
-        self.finished = sum(store.is_finished(s.cell_id) for s in self.specs)
-        self.progress = Progress(
-            TextColumn("[bold]{task.description:<6}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[note]}"), TimeElapsedColumn(), TextColumn("eta"),
-            TimeRemainingColumn(), console=out)
-        self.cells = self.progress.add_task("cells", total=len(self.specs),
-                                            completed=self.finished, note=self._note())
-        self.rounds = self.progress.add_task("rounds", total=sum(s.rounds for s in self.specs),
-                                             completed=self._rounds_done(), note="")
-
-    def _note(self) -> str:
-        return f"[green]{self.finished - self.failed} done[/] [red]{self.failed} failed[/]"
-
-    def _rounds_done(self) -> int:
-        n = 0
-        for s in self.specs:
-            if self.store.is_finished(s.cell_id):
-                n += s.rounds  # an early stop counts its whole budget
-            else:
-                n += sum((self.store.round_dir(s.cell_id, r) / "DONE").exists()
-                         for r in range(1, s.rounds + 1))
-        return n
-
-    def tick(self, note: str | None = None) -> None:
-        self.progress.update(self.cells, completed=self.finished, note=self._note())
-        self.progress.update(self.rounds, completed=self._rounds_done(),
-                             **({"note": note} if note is not None else {}))
-
-    def on_round(self, cell_id: str, r: int, phase: str) -> None:
-        self.tick(f"{cell_id[:44]} r{r} {phase}")
-
-    def on_done(self, spec: CellSpec, error: str | None) -> None:
-        self.finished += 1
-        if error:
-            self.failed += 1
-            self.progress.console.print(f"[red]cell failed[/red] {spec.cell_id}: "
-                                        f"{escape(error)}")
-        elif not self.progress.console.is_terminal:  # a log file sees no live bar
-            self.progress.console.print(f"cell {self.finished}/{len(self.specs)} done: "
-                                        f"{spec.cell_id}", highlight=False)
-        self.tick()
 
 
 AllowChangedOpt = Annotated[bool, typer.Option(
@@ -134,8 +86,9 @@ def sweep(
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.bench import load_bench
     from asuka.experiments import ExperimentError, expand, load_experiment
-    from asuka.sweep import run_sweep
     from asuka.loop import with_unsandboxed_agents
+    from asuka.progress import CellProgress
+    from asuka.sweep import run_sweep
     from asuka.runner import new_run_id, save_run_config, table1
 
     if executor not in ("local", "ray"):
@@ -165,21 +118,15 @@ def sweep(
     store = RunStore(out / rid)
     bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
     save_run_config(store, specs, bench_dir)
-    from asuka.store import write_json
-
-    if not (store.root / "experiment.json").exists():
-        write_json(store.root / "experiment.json",
-                   {"file": str(experiment), "experiment": exp.model_dump(mode="json")})
+    store.write_experiment({"file": str(experiment), "experiment": exp.model_dump(mode="json")})
     n_cells = cells or exp.cells
     console.print(f"run [bold]{rid}[/bold]: {exp.name}: {len(specs)} cell(s), "
                   f"{n_cells} at once, executor {executor}")
-    bars = Progressbars(specs, store, console)
     try:
-        with bars.progress:
+        with CellProgress(specs, store, console) as bars:
             summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=n_cells,
                                 executor=executor, ray_address=ray_address,
                                 on_round=bars.on_round, on_done=bars.on_done, tick=bars.tick)
-            bars.tick("finished")
     except RuntimeError as exc:
         _problems(exc)
         raise typer.Exit(1) from None
@@ -212,7 +159,7 @@ def reeval(
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as progress:
-        n = len(list(run.glob("*/cell.json")))
+        n = len(RunStore(run).cells()) if RunStore.is_run_dir(run) else 0
         bar = progress.add_task("re-evaluating", total=n)
 
         def on_done(cid: str, error: str | None) -> None:

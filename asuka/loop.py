@@ -38,7 +38,7 @@ from asuka.provenance import cell_provenance, changed_parts
 from asuka.schema import BenchTask
 from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
     weighted_task_pass_rate
-from asuka.store import RoundRecord, RunStore
+from asuka.store import WORKSPACE_DIR, RoundRecord, RunStore
 
 
 class CellSpec(BaseModel):
@@ -99,7 +99,7 @@ def live_cell_dir(store: RunStore, cell_id: str) -> Path:
 
 def _restore_workspace(store: RunStore, spec: CellSpec, bt: BenchTask, done: int) -> Path:
     """The live workspace as it was after round ``done`` (empty but for data before round 1)."""
-    ws = live_cell_dir(store, spec.cell_id) / "workspace"
+    ws = live_cell_dir(store, spec.cell_id) / WORKSPACE_DIR
     if ws.exists():
         shutil.rmtree(ws)
     if done == 0:
@@ -181,10 +181,11 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
     store.clear_failure(cell_id)
     try:
         result = await _run_rounds(spec, bt, store, deployer, on_progress)
-    except CellFailed as exc:
-        store.fail_cell(cell_id, exc.reason, exc.kind, exc.round)
-        return {"cell_id": cell_id, "status": "failed", "kind": exc.kind, "reason": exc.reason,
-                "round": exc.round}
+    except Exception as exc:  # noqa: BLE001 - a cell's failure is recorded, never raised
+        failure = exc if isinstance(exc, CellFailed) else CellFailed("harness", _describe(exc))
+        store.fail_cell(cell_id, failure.reason, failure.kind, failure.round)
+        return {"cell_id": cell_id, "status": "failed", "kind": failure.kind,
+                "reason": failure.reason, "round": failure.round}
     store.finish_cell(cell_id, result)
     shutil.rmtree(live_cell_dir(store, cell_id), ignore_errors=True)
     return result
@@ -207,7 +208,7 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
     r = done
     while r < spec.rounds and not stopped_early:
         r += 1
-        rdir = store.begin_round(cell_id, r)
+        store.begin_round(cell_id, r)
         prev = history[-1] if history else None
         ctx = RoundContext(
             bench_task=bt, round=r, start=spec.start, workspace=ws, seed=spec.seed,
@@ -225,7 +226,7 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         if on_progress:
             on_progress(cell_id, r, "evaluate")
         outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_workspace(
-            bt, ws, ui_agent, deployer, settings, evidence_dir=rdir / "evidence"))
+            bt, ws, ui_agent, deployer, settings, evidence_dir=store.evidence_dir(cell_id, r)))
         fb = await _step("harness", f"user ({spec.user})", r,
                          user.feedback(bt.task, outcome.evaluation, r))
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)

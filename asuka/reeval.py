@@ -27,13 +27,14 @@ from asuka import uiagents
 from asuka.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
 from asuka.evaluate import EvalSettings, evaluate_workspace
+from asuka.executor import run_pool
 from asuka.loop import CellSpec
 from asuka.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
 from asuka.scoring import Shape, passed_criteria, passed_tasks, \
     weighted_criteria_pass_rate, weighted_task_pass_rate
-from asuka.store import RoundRecord, RunStore, read_json, write_json
+from asuka.store import RoundRecord, RunStore
 from asuka.summary import summarize
 
 OnEvent = Callable[[str, int, str], None]  # (cell_id, round, phase)
@@ -54,7 +55,7 @@ def _spec_of(cell_json: dict) -> CellSpec:
 
 def reeval_spec(src: RunStore, cell_id: str, protocol: str, threshold: float,
                 concurrency: int | None) -> CellSpec:
-    old = _spec_of(read_json(src.cell_dir(cell_id) / "cell.json"))
+    old = _spec_of(src.cell_spec(cell_id) or {})
     return old.model_copy(update={"protocol": protocol, "threshold": threshold,
                                   **({"concurrency": concurrency} if concurrency else {})})
 
@@ -64,17 +65,17 @@ def _start_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpec,
     """cell.json of the re-evaluated cell: its settings, its source and the provenance of the
     task it is evaluated on (kept from the first attempt when resumed, so that a task changed
     in between shows up as changed)."""
-    source_json = read_json(src.cell_dir(cell_id) / "cell.json")
+    source_json = src.cell_spec(cell_id) or {}
     reeval_of: dict = {"run": src.root.name, "cell": cell_id}
     if source_json.get("provenance"):
         changed = changed_parts(source_json["provenance"], bt)
         if changed:  # only with --allow-changed-tasks
             reeval_of["task_changed_since_source"] = changed
     spec = {**new.model_dump(), "label": new.agent_label, "reeval_of": reeval_of}
-    existing = dest.cell_dir(new.cell_id) / "cell.json"
-    if not existing.exists():
+    recorded = dest.cell_spec(new.cell_id)
+    if recorded is None:
         spec["provenance"] = cell_provenance(bt, spec)
-    elif "provenance" in (recorded := read_json(existing)):
+    elif "provenance" in recorded:
         spec["provenance"] = recorded["provenance"]
     dest.start_cell(new.cell_id, spec)
 
@@ -93,21 +94,21 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
     ui_agent = uiagents.get(new.ui, **new.ui_options)
     settings = EvalSettings(protocol, threshold, new.concurrency, new.max_retry)
     shape, last = Shape.of(bt.task), None
-    scratch = dest.cell_dir(new_id) / "workspace"
+    scratch = dest.cell_dir(new_id) / "live-workspace"
     for old_rec in source_rounds:
         r = old_rec.round
         if r <= done:
             continue
-        rdir = dest.begin_round(new_id, r)
+        dest.begin_round(new_id, r)
         if on_event:
             on_event(new_id, r, "evaluate")
-        snap = src.round_dir(cell_id, r) / "workspace"
+        snap = src.round_workspace(cell_id, r)
         dest.snapshot_workspace(new_id, r, snap)
         if scratch.exists():  # deploy from a scratch copy: a build must not touch the snapshot
             shutil.rmtree(scratch)
         shutil.copytree(snap, scratch, symlinks=True)
         outcome = await evaluate_workspace(bt, scratch, ui_agent, deployer, settings,
-                                           evidence_dir=rdir / "evidence")
+                                           evidence_dir=dest.evidence_dir(new_id, r))
         agent = old_rec.agent.model_copy(deep=True)
         agent.usage = [u for u in agent.usage if u.role != "ui-agent"] + outcome.usage
         agent.meta = {**agent.meta, "reeval_of": {"run": src.root.name, "cell": cell_id}}
@@ -147,15 +148,15 @@ def reeval_run(source: Path | str, *, threshold: float, protocol: str,
         raise ReevalError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
     if not 0.0 <= threshold <= 1.0:
         raise ReevalError(f"threshold must be in [0, 1], got {threshold}")
-    if not source.is_dir() or not any(source.glob("*/cell.json")):
+    if not RunStore.is_run_dir(source):
         raise ReevalError(f"{source}: not a run directory (no <cell>/cell.json inside)")
     rid = run_id or default_run_id(source, protocol, threshold)
     target = source.parent / rid
     if target.resolve() == source.resolve():
         raise ReevalError("the re-evaluation needs a new run id (it never overwrites the source)")
     marker = {"source": source.name, "protocol": protocol, "threshold": threshold}
-    if (target / "reeval.json").exists():
-        prev = read_json(target / "reeval.json")
+    prev = RunStore(target).reeval_marker() if target.is_dir() else None
+    if prev is not None:
         if {k: prev.get(k) for k in marker} != marker:
             raise ReevalError(f"{target} holds another re-evaluation ({prev}); pick another id")
     elif target.exists() and any(target.iterdir()):
@@ -163,41 +164,33 @@ def reeval_run(source: Path | str, *, threshold: float, protocol: str,
     src = RunStore(source)
     bench_dir = bench_of(source, bench)
     cell_ids = src.cells()
-    specs = {c: read_json(src.cell_dir(c) / "cell.json") for c in cell_ids}
+    specs = {c: src.cell_spec(c) or {} for c in cell_ids}
     by_id, check = tasks_of_run(src, specs, bench_dir)
     notices = enforce(check, allow_changed_tasks)  # raises ChangedTasksError: nothing written
     dest = RunStore(target)
     left_out = [{"cell_id": c, "task": specs[c]["task"], "reason": why}
                 for c in cell_ids for why in [_left_out(src, c, specs[c], by_id)] if why]
     todo = [c for c in cell_ids if not any(x["cell_id"] == c for x in left_out)]
-    write_json(target / "reeval.json", {**marker, "cells": len(todo)})
-    if not (target / "run.json").exists():
-        write_json(target / "run.json", {"bench": str(bench_dir), "reeval_of": source.name})
+    dest.write_reeval_marker({**marker, "cells": len(todo)})
+    dest.write_run_config({"bench": str(bench_dir), "reeval_of": source.name})
+    deployer = Deployer()
 
-    async def all_cells() -> None:
-        deployer, sem = Deployer(), asyncio.Semaphore(max(1, cells))
+    async def one(cid: str) -> None:
+        new = reeval_spec(src, cid, protocol, threshold, concurrency)
+        try:
+            await _reeval_cell(src, dest, cid, new, by_id[specs[cid]["task"]], deployer,
+                               on_event)
+        except Exception as exc:  # recorded as the cell's failure; the others go on
+            if dest.cell_spec(new.cell_id) is not None:
+                dest.fail_cell(new.cell_id, f"{type(exc).__name__}: {exc}", kind="harness")
+            raise
 
-        async def one(cid: str) -> None:
-            async with sem:
-                err = None
-                new = reeval_spec(src, cid, protocol, threshold, concurrency)
-                try:
-                    await _reeval_cell(src, dest, cid, new, by_id[specs[cid]["task"]],
-                                       deployer, on_event)
-                except Exception as exc:  # one broken cell must not stop the others
-                    err = f"{type(exc).__name__}: {exc}"
-                    if (dest.cell_dir(new.cell_id) / "cell.json").exists():
-                        dest.fail_cell(new.cell_id, err, kind="harness")
-                if on_done:
-                    on_done(cid, err)
-
-        await asyncio.gather(*(one(c) for c in todo))
-
-    asyncio.run(all_cells())
+    asyncio.run(run_pool(todo, one, limit=cells, on_done=lambda cid, _, error: on_done(
+        cid, error) if on_done else None))
     summary = summarize(dest, by_id)
     summary["reeval_of"] = {**marker, "not_reevaluated": left_out}
     summary["notes"] = list(dict.fromkeys([*notices, *summary["notes"]]))
-    write_json(target / "summary.json", summary)
+    dest.write_summary(summary)
     return target, summary
 
 

@@ -31,6 +31,34 @@ from asuka.codeagents.base import AgentRoundResult
 from asuka.deploy import DeployResult
 from asuka.schema import RoundEvaluation
 
+
+# Every file name of the run directory, in one place (nothing outside this module spells one).
+RUN_FILE = "run.json"
+INDEX_FILE = "index.sqlite"
+SUMMARY_FILE = "summary.json"
+EXPERIMENT_FILE = "experiment.json"
+REEVAL_FILE = "reeval.json"
+CELL_FILE = "cell.json"
+RESULT_FILE = "result.json"
+FAILED_FILE = "failed.json"
+DONE_FILE = "DONE"
+WORKSPACE_DIR = "workspace"
+EVIDENCE_DIR = "evidence"
+VERDICTS_FILE = "verdicts.json"
+AGENT_FILE = "agent.json"
+DEPLOY_FILE = "deploy.json"
+DEPLOY_LOG = "deploy.log"
+FEEDBACK_FILE = "feedback.md"
+USER_FILE = "user.json"
+USAGE_FILE = "usage.json"
+TIMINGS_FILE = "timings.json"
+# the run directory's format; run.json records it, and a reader refuses another one
+FORMAT_VERSION = 2
+
+
+class StoreFormatError(ValueError):
+    """A run directory written in a format this version cannot read."""
+
 SCHEMA = """
 create table if not exists cells (
   cell_id text primary key, spec text not null, status text not null,
@@ -71,7 +99,7 @@ class RunStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self.db_path = self.root / "index.sqlite"
+        self.db_path = self.root / INDEX_FILE
         with closing(self._db()) as db:
             db.executescript(SCHEMA)
 
@@ -79,6 +107,51 @@ class RunStore:
         db = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         db.execute("pragma journal_mode=wal")
         return db
+
+    # ---------------------------------------------------------------- the run
+
+    @staticmethod
+    def is_run_dir(path: Path) -> bool:
+        return Path(path).is_dir() and any(Path(path).glob(f"*/{CELL_FILE}"))
+
+    def run_config(self) -> dict:
+        """run.json ({} before it is written); another format than this version's is refused
+        (a run without a version predates versioning and reads as version 1)."""
+        p = self.root / RUN_FILE
+        if not p.exists():
+            return {}
+        cfg = read_json(p)
+        version = int(cfg.get("format_version", 1))
+        if version > FORMAT_VERSION:
+            raise StoreFormatError(f"{p}: run directory format {version}, but this Asuka reads "
+                                   f"up to {FORMAT_VERSION}; upgrade Asuka to read it")
+        return cfg
+
+    def write_run_config(self, config: dict) -> None:
+        """run.json, once: a resumed run keeps what it started with."""
+        p = self.root / RUN_FILE
+        if not p.exists():
+            write_json(p, {"format_version": FORMAT_VERSION, **config})
+
+    def write_summary(self, summary: dict) -> Path:
+        write_json(self.root / SUMMARY_FILE, summary)
+        return self.root / SUMMARY_FILE
+
+    def summary_path(self) -> Path:
+        return self.root / SUMMARY_FILE
+
+    def write_experiment(self, experiment: dict) -> None:
+        """experiment.json, once: the grid a sweep expanded."""
+        p = self.root / EXPERIMENT_FILE
+        if not p.exists():
+            write_json(p, experiment)
+
+    def reeval_marker(self) -> dict | None:
+        p = self.root / REEVAL_FILE
+        return read_json(p) if p.exists() else None
+
+    def write_reeval_marker(self, marker: dict) -> None:
+        write_json(self.root / REEVAL_FILE, marker)
 
     # ---------------------------------------------------------------- cells
 
@@ -91,7 +164,7 @@ class RunStore:
     def start_cell(self, cell_id: str, spec: dict) -> None:
         d = self.cell_dir(cell_id)
         d.mkdir(parents=True, exist_ok=True)
-        existing = d / "cell.json"
+        existing = d / CELL_FILE
         if existing.exists() and read_json(existing) != spec:
             raise ValueError(f"cell {cell_id} exists in {self.root} with other settings; "
                              "use another run id")
@@ -103,18 +176,18 @@ class RunStore:
 
     def cell_spec(self, cell_id: str) -> dict | None:
         """The cell's recorded settings (cell.json), None before it started."""
-        p = self.cell_dir(cell_id) / "cell.json"
+        p = self.cell_dir(cell_id) / CELL_FILE
         return read_json(p) if p.exists() else None
 
     def is_finished(self, cell_id: str) -> bool:
-        return (self.cell_dir(cell_id) / "result.json").exists()
+        return (self.cell_dir(cell_id) / RESULT_FILE).exists()
 
     def fail_cell(self, cell_id: str, reason: str, kind: str = "setup",
                   round: int | None = None) -> None:
         """Record that a cell could not be run. ``kind``: ``setup`` (configuration: a missing
         key or binary, an unknown model) or ``harness`` (our side or a provider failed). A
         failed cell is never scored; resuming the run tries it again."""
-        write_json(self.cell_dir(cell_id) / "failed.json",
+        write_json(self.cell_dir(cell_id) / FAILED_FILE,
                    {"cell_id": cell_id, "kind": kind, "reason": reason, "round": round,
                     "at": time.strftime("%Y-%m-%dT%H:%M:%S")})
         with closing(self._db()) as db:
@@ -125,35 +198,33 @@ class RunStore:
         """The failure record of a cell that could not be run (None if it ran or runs)."""
         if self.is_finished(cell_id):
             return None
-        p = self.cell_dir(cell_id) / "failed.json"
+        p = self.cell_dir(cell_id) / FAILED_FILE
         return read_json(p) if p.exists() else None
 
     def clear_failure(self, cell_id: str) -> None:
         """Before a failed cell is tried again: keep the old record beside, never delete it."""
-        p = self.cell_dir(cell_id) / "failed.json"
+        p = self.cell_dir(cell_id) / FAILED_FILE
         if p.exists():
             n = 1
-            while p.with_name(f"failed.json.{n}").exists():
+            while p.with_name(f"{FAILED_FILE}.{n}").exists():
                 n += 1
-            p.rename(p.with_name(f"failed.json.{n}"))
+            p.rename(p.with_name(f"{FAILED_FILE}.{n}"))
 
     def finish_cell(self, cell_id: str, result: dict) -> None:
-        write_json(self.cell_dir(cell_id) / "result.json", result)
+        write_json(self.cell_dir(cell_id) / RESULT_FILE, result)
         with closing(self._db()) as db:
             db.execute("update cells set status=?, updated_at=? where cell_id=?",
                        ("done", time.time(), cell_id))
 
     def cell_result(self, cell_id: str) -> dict | None:
-        p = self.cell_dir(cell_id) / "result.json"
+        p = self.cell_dir(cell_id) / RESULT_FILE
         return read_json(p) if p.exists() else None
 
     # ---------------------------------------------------------------- rounds
 
     def completed_rounds(self, cell_id: str) -> int:
         """Rounds 1..k that are complete; an incomplete round after them is moved aside."""
-        k = 0
-        while (self.round_dir(cell_id, k + 1) / "DONE").exists():
-            k += 1
+        k = self.rounds_done(cell_id)
         stale = self.round_dir(cell_id, k + 1)
         if stale.exists():
             n = 1
@@ -164,13 +235,13 @@ class RunStore:
 
     def begin_round(self, cell_id: str, r: int) -> Path:
         d = self.round_dir(cell_id, r)
-        if (d / "DONE").exists():
+        if (d / DONE_FILE).exists():
             raise FileExistsError(f"round {r} of {cell_id} is already complete; not overwriting")
         d.mkdir(parents=True, exist_ok=True)
         return d
 
     def snapshot_workspace(self, cell_id: str, r: int, workspace: Path) -> Path:
-        dest = self.round_dir(cell_id, r) / "workspace"
+        dest = self.round_dir(cell_id, r) / WORKSPACE_DIR
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(workspace, dest, symlinks=True,
@@ -180,18 +251,18 @@ class RunStore:
     def finish_round(self, cell_id: str, rec: RoundRecord, task_pass: float | None = None,
                      criteria_pass: float | None = None) -> None:
         d = self.round_dir(cell_id, rec.round)
-        write_json(d / "verdicts.json", rec.evaluation)
-        write_json(d / "agent.json", rec.agent)
+        write_json(d / VERDICTS_FILE, rec.evaluation)
+        write_json(d / AGENT_FILE, rec.agent)
         if rec.deploy is not None:
-            (d / "deploy.log").write_text(rec.deploy.log or "", encoding="utf-8")
-            write_json(d / "deploy.json", rec.deploy.model_copy(update={"log": ""}))
-        (d / "feedback.md").write_text(rec.feedback, encoding="utf-8")
+            (d / DEPLOY_LOG).write_text(rec.deploy.log or "", encoding="utf-8")
+            write_json(d / DEPLOY_FILE, rec.deploy.model_copy(update={"log": ""}))
+        (d / FEEDBACK_FILE).write_text(rec.feedback, encoding="utf-8")
         if rec.user:
-            write_json(d / "user.json", rec.user)
+            write_json(d / USER_FILE, rec.user)
         usage = [u.model_dump() for u in rec.agent.usage]
-        write_json(d / "usage.json", usage)
-        write_json(d / "timings.json", rec.timings)
-        (d / "DONE").write_text(f"{time.time()}\n")
+        write_json(d / USAGE_FILE, usage)
+        write_json(d / TIMINGS_FILE, rec.timings)
+        (d / DONE_FILE).write_text(f"{time.time()}\n")
         res = rec.evaluation.results
         with closing(self._db()) as db:
             db.execute(
@@ -207,25 +278,38 @@ class RunStore:
     def load_round(self, cell_id: str, r: int) -> RoundRecord:
         d = self.round_dir(cell_id, r)
         deploy = None
-        if (d / "deploy.json").exists():
-            deploy = DeployResult.model_validate(read_json(d / "deploy.json"))
-            log = d / "deploy.log"
+        if (d / DEPLOY_FILE).exists():
+            deploy = DeployResult.model_validate(read_json(d / DEPLOY_FILE))
+            log = d / DEPLOY_LOG
             deploy.log = log.read_text(encoding="utf-8") if log.exists() else ""
         return RoundRecord(
             round=r,
-            evaluation=RoundEvaluation.model_validate(read_json(d / "verdicts.json")),
-            agent=AgentRoundResult.model_validate(read_json(d / "agent.json")),
+            evaluation=RoundEvaluation.model_validate(read_json(d / VERDICTS_FILE)),
+            agent=AgentRoundResult.model_validate(read_json(d / AGENT_FILE)),
             deploy=deploy,
-            feedback=(d / "feedback.md").read_text(encoding="utf-8"),
-            user=read_json(d / "user.json") if (d / "user.json").exists() else {},
-            timings=read_json(d / "timings.json"),
+            feedback=(d / FEEDBACK_FILE).read_text(encoding="utf-8"),
+            user=read_json(d / USER_FILE) if (d / USER_FILE).exists() else {},
+            timings=read_json(d / TIMINGS_FILE),
         )
 
-    def load_rounds(self, cell_id: str) -> list[RoundRecord]:
+    def round_done(self, cell_id: str, r: int) -> bool:
+        return (self.round_dir(cell_id, r) / DONE_FILE).exists()
+
+    def rounds_done(self, cell_id: str) -> int:
+        """Rounds 1..k that are complete (reads only; ``completed_rounds`` also tidies)."""
         k = 0
-        while (self.round_dir(cell_id, k + 1) / "DONE").exists():
+        while self.round_done(cell_id, k + 1):
             k += 1
-        return [self.load_round(cell_id, r) for r in range(1, k + 1)]
+        return k
+
+    def round_workspace(self, cell_id: str, r: int) -> Path:
+        return self.round_dir(cell_id, r) / WORKSPACE_DIR
+
+    def evidence_dir(self, cell_id: str, r: int) -> Path:
+        return self.round_dir(cell_id, r) / EVIDENCE_DIR
+
+    def load_rounds(self, cell_id: str) -> list[RoundRecord]:
+        return [self.load_round(cell_id, r) for r in range(1, self.rounds_done(cell_id) + 1)]
 
     def cells(self) -> list[str]:
-        return sorted(p.parent.name for p in self.root.glob("*/cell.json"))
+        return sorted(p.parent.name for p in self.root.glob(f"*/{CELL_FILE}"))

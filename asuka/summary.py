@@ -22,7 +22,7 @@ from asuka.report.data import CellData, cell_jsons, display_name, finished_cells
     run_from_store, show
 from asuka.schema import BenchTask
 from asuka.scoring import VIEWS, round_metrics, status_counts
-from asuka.store import RunStore, write_json
+from asuka.store import RunStore
 
 FOOTER_LIST_MAX = 8  # cells named in the console footer before "... and N more"
 
@@ -68,7 +68,7 @@ def summarize(store: RunStore, tasks: Mapping[str, BenchTask],
     summary = {"run": store.root.name, "written_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
                **aggregate_json(agg), "provenance": check.as_record(),
                "cells": [cell_summary(c) for c in run.scored]}
-    write_json(store.root / "summary.json", summary)
+    store.write_summary(summary)
     return summary
 
 

@@ -1,6 +1,6 @@
-"""Running a sweep: the cells of an experiment grid, at most N at once, on this machine
-(asyncio) or on a Ray cluster, then summary.json. Finished cells are skipped, so re-running a
-run id resumes it."""
+"""Running cells: the cells of ``asuka run`` or of an experiment grid, at most N at once, on this
+machine (``asuka.executor.run_pool``) or on a Ray cluster, then summary.json. Finished cells are
+skipped, so re-running a run id resumes it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import asyncio
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from asuka.executor import run_pool
 from asuka.loop import CellSpec, run_cell
 from asuka.schema import BenchTask
-from asuka.store import RunStore, write_json
+from asuka.store import RunStore
 from asuka.summary import summarize
 
 OnRound = Callable[[str, int, str], None]            # (cell_id, round, phase)
@@ -21,18 +22,11 @@ async def _run_local(specs: list[CellSpec], tasks: Mapping[str, BenchTask], stor
                      cells: int, on_round: OnRound | None, on_done: OnDone) -> None:
     from asuka.deploy import Deployer
 
-    deployer, sem = Deployer(), asyncio.Semaphore(max(1, cells))
-
-    async def one(spec: CellSpec) -> None:
-        async with sem:
-            try:
-                on_done(spec, cell_failure(
-                    await run_cell(spec, tasks[spec.task], store, deployer, on_round)))
-            except Exception as exc:  # one broken cell must not stop the sweep
-                store.fail_cell(spec.cell_id, f"{type(exc).__name__}: {exc}", "harness")
-                on_done(spec, f"harness error: {type(exc).__name__}: {exc}")
-
-    await asyncio.gather(*(one(s) for s in specs))
+    deployer = Deployer()
+    await run_pool(specs, lambda spec: run_cell(spec, tasks[spec.task], store, deployer,
+                                                on_round),
+                   limit=cells, on_done=lambda spec, res, error: on_done(
+                       spec, error or cell_failure(res)))
 
 
 def cell_failure(result: dict) -> str | None:
@@ -104,5 +98,5 @@ def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunS
         _run_ray(todo, tasks, store, cells, ray_address, done, tick)
     summary = summarize(store, dict(tasks))  # lists the failed cells (failed.json) itself
     summary.update(skipped_cells=len(specs) - len(todo))
-    write_json(store.root / "summary.json", summary)
+    store.write_summary(summary)
     return summary

@@ -188,7 +188,8 @@ def test_offline_experiments_run_end_to_end(shared_run, mini):
     assert len(store.cells()) == 6
     assert "cells" in logs["demo"] and "done" in logs["demo"] and "eta" in logs["demo"]
     # a log (not a terminal) gets a line per finished cell
-    assert re.search(r"cell \d+/\d+ done: sim-weak_mini-todo_", logs["demo"]), logs["demo"]
+    assert re.search(r"cell \d+/\d+ done in \d+s: sim-weak_mini-todo_", logs["demo"]), \
+        logs["demo"]
     # later experiments found their cells already finished (resume by run id)
     assert "1 cell(s) were already finished" in logs["paper-main"]
     summary = json.loads((run_dir / "summary.json").read_text())

@@ -13,13 +13,13 @@ recording does not have is reported as a failed agent round, not a crash.
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from pathlib import Path
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
+from asuka.store import RunStore
 
 
 class ReplayError(ValueError):
@@ -32,11 +32,12 @@ def find_cell(run: Path, task_id: str, cell: str | None = None) -> Path:
         raise ReplayError(f"replay: run directory {run} does not exist")
     if cell:
         d = run / cell
-        if not (d / "cell.json").is_file():
+        if RunStore(run).cell_spec(cell) is None:
             raise ReplayError(f"replay: {run} has no cell {cell!r}")
         return d
-    cells = sorted(p.parent for p in run.glob("*/cell.json")
-                   if json.loads(p.read_text(encoding="utf-8")).get("task") == task_id)
+    store = RunStore(run)
+    cells = sorted(store.cell_dir(c) for c in store.cells()
+                   if (store.cell_spec(c) or {}).get("task") == task_id)
     if len(cells) != 1:
         names = ", ".join(c.name for c in cells) or "none"
         raise ReplayError(f"replay: {run} has {len(cells)} cells of task {task_id!r} ({names}); "
@@ -53,8 +54,9 @@ class ReplayCodeAgent:
     async def run_round(self, ctx: RoundContext) -> AgentRoundResult:
         t0 = time.perf_counter()
         src_cell = find_cell(self.run, ctx.bench_task.id, self.cell)
-        src = src_cell / f"round-{ctx.round}" / "workspace"
-        if not (src.parent / "DONE").exists() or not src.is_dir():
+        store = RunStore(src_cell.parent)
+        src = store.round_workspace(src_cell.name, ctx.round)
+        if not store.round_done(src_cell.name, ctx.round) or not src.is_dir():
             return AgentRoundResult(ok=False, error=f"replay: the recording {src_cell.name} "
                                     f"has no finished round {ctx.round}",
                                     duration_s=time.perf_counter() - t0)
@@ -64,7 +66,7 @@ class ReplayCodeAgent:
             else:
                 child.unlink()
         shutil.copytree(src, ctx.workspace, symlinks=True, dirs_exist_ok=True)
-        recorded = json.loads((src.parent / "agent.json").read_text(encoding="utf-8"))
+        recorded = store.load_round(src_cell.name, ctx.round).agent.model_dump()
         return AgentRoundResult(
             ok=recorded.get("ok", True), error=recorded.get("error"),
             transcript=f"replayed {src_cell.name}/round-{ctx.round}\n"

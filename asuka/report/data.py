@@ -30,7 +30,7 @@ from asuka.loop import CellSpec
 from asuka.provenance import ProvenanceCheck, check_run, enforce
 from asuka.schema import BenchTask
 from asuka.scoring import Estimate, Round, RoundMetrics, Shape, mean_ci, round_metrics
-from asuka.store import RoundRecord, RunStore, read_json
+from asuka.store import RoundRecord, RunStore
 
 CellState = Literal["finished", "failed", "unfinished", "no-task"]
 
@@ -259,16 +259,15 @@ class RunData:
 def bench_of(run_dir: Path, bench: Path | None = None) -> Path:
     if bench is not None:
         return Path(bench)
-    cfg = run_dir / "run.json"
-    if cfg.exists():
-        recorded = read_json(cfg).get("bench")
+    if RunStore.is_run_dir(run_dir):
+        recorded = RunStore(run_dir).run_config().get("bench")
         if recorded and (Path(recorded) / "tasks").is_dir():
             return Path(recorded)
     return default_bench_dir()
 
 
 def cell_jsons(store: RunStore) -> dict[str, dict]:
-    return {cid: read_json(store.cell_dir(cid) / "cell.json") for cid in store.cells()}
+    return {cid: store.cell_spec(cid) or {} for cid in store.cells()}
 
 
 def run_from_store(store: RunStore, tasks: Mapping[str, BenchTask],
@@ -279,9 +278,9 @@ def run_from_store(store: RunStore, tasks: Mapping[str, BenchTask],
                       store.cell_result(cid), store.cell_failure(cid))
              for cid, spec in specs.items()]
     root = store.root
-    meta = read_json(root / "run.json") if (root / "run.json").exists() else {}
-    if (root / "reeval.json").exists():
-        meta["reeval"] = read_json(root / "reeval.json")
+    meta = store.run_config()
+    if (marker := store.reeval_marker()) is not None:
+        meta["reeval"] = marker
     return RunData(root, cells, json.loads(json.dumps(meta, default=str)))
 
 
@@ -311,7 +310,7 @@ def load_run(run_dir: Path | str, bench: Path | None = None,
     ``asuka.provenance.ChangedTasksError`` when a cell's task changed since it was recorded or
     is missing, unless ``allow_changed_tasks``; the run's ``notices`` say what was allowed."""
     root = Path(run_dir)
-    if not root.is_dir() or not any(root.glob("*/cell.json")):
+    if not RunStore.is_run_dir(root):
         raise RunNotFound(f"{root}: not a run directory (no <cell>/cell.json inside)")
     store = RunStore(root)
     specs = cell_jsons(store)

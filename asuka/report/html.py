@@ -25,6 +25,7 @@ from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
 from asuka.report.tables import Table
 from asuka.scoring import status_counts
+from asuka.store import EVIDENCE_DIR, RunStore
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_FILE_BYTES = 400_000
@@ -98,7 +99,7 @@ def workspace_diff(old: Path | None, new: Path) -> list[tuple[str, str]]:
 def _shot(rdir: Path, name: str | None) -> Path | None:
     if not name:
         return None
-    for p in (rdir / "evidence" / name, rdir / name):
+    for p in (rdir / EVIDENCE_DIR / name, rdir / name):
         if p.is_file():
             return p
     return None
@@ -107,7 +108,8 @@ def _shot(rdir: Path, name: str | None) -> Path | None:
 def _round_page(env: Environment, run: RunData, c: CellData, k: int, cdir: Path) -> None:
     rec = c.records[k]
     r = rec.round
-    rdir = run.root / c.cell_id / f"round-{r}"
+    store = RunStore(run.root)
+    rdir = store.round_dir(c.cell_id, r)
     shots = cdir / f"round-{r}"
     ev = rec.evaluation
     gated = ev.gated
@@ -128,12 +130,12 @@ def _round_page(env: Environment, run: RunData, c: CellData, k: int, cdir: Path)
     titles = {et.id: et.summary for et in c.bt.task.eval_tasks}
     svg = dag_svg(c.dag, {i: x.status for i, x in ev.results.items()}, titles,
                   {i: x.status for i, x in gated.items()} if gated else None)
-    prev = run.root / c.cell_id / f"round-{r - 1}" / "workspace" if r > 1 else None
+    prev = store.round_workspace(c.cell_id, r - 1) if r > 1 else None
     cum, same = c.metrics("cumulative")[k], c.metrics("same-artifact")[k]
     page = env.get_template("round.html").render(
         title=f"{c.cell_id} · round {r}", run=run, c=c, rec=rec, r=r, ets=ets, svg=svg,
         colors=COLORS, counts=status_counts(ev.results), cum=cum, same=same,
-        diff=workspace_diff(prev, rdir / "workspace"),
+        diff=workspace_diff(prev, store.round_workspace(c.cell_id, r)),
         transcript=rec.agent.transcript[:TRANSCRIPT_CHARS],
         prev_r=c.records[k - 1].round if k > 0 else None,
         next_r=c.records[k + 1].round if k + 1 < len(c.records) else None,
