@@ -44,6 +44,12 @@ def validate(
     skip_proven: Annotated[bool, typer.Option(
         "--skip-proven", help="With --mutants: leave out tasks whose proof.json is current, "
                               "so an interrupted proving run resumes.")] = False,
+    lint_markup: Annotated[bool, typer.Option(
+        "--lint-markup", help="List every check step that reads the reference app's markup "
+                              "(ids, classes, data-* attributes, test ids) or wording the PRD "
+                              "does not give, and a count per task.")] = False,
+    strict_markup: Annotated[bool, typer.Option(
+        "--strict-markup", help="Make those markup and wording warnings errors (exit 1).")] = False,
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = _bench(bench)
@@ -57,6 +63,28 @@ def validate(
     console.print(f"[green]ok[/green] {len(tasks)} task(s) valid in {root}"
                   + (f" ({len(drafts)} draft: {', '.join(drafts)})" if drafts else ""))
     _print_proofs(tasks)
+    from rich.markup import escape
+
+    from asuka.lint_markup import lint_tasks, per_task_lines, summary_line
+
+    findings = lint_tasks(tasks)
+    warnings = [f for f in findings if f.severity == "warning"]
+    if lint_markup or strict_markup:
+        for f in findings if lint_markup else warnings:
+            if strict_markup and f.severity == "warning":
+                err.print(f"[red]error[/red] {escape(str(f))}", highlight=False, soft_wrap=True)
+            else:
+                console.print(f"[yellow]{f.severity}[/yellow] {escape(str(f))}",
+                              highlight=False, soft_wrap=True)
+        for line in per_task_lines(findings):
+            console.print(escape(line), highlight=False, soft_wrap=True)
+    colour = "yellow" if warnings else "green"
+    line = summary_line(findings)
+    console.print(f"[{colour}]markup[/{colour}] {escape(line.removeprefix('markup '))}",
+                  highlight=False, soft_wrap=True)
+    if strict_markup and warnings:
+        err.print(f"[red]{len(warnings)} markup problem(s)[/red] (--strict-markup)")
+        raise typer.Exit(1)
     if mutants:
         from asuka.mutants import check_mutants_cli
         from asuka.proof import proof_state

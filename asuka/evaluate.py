@@ -6,6 +6,8 @@ both call it."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,12 +53,45 @@ def deploy_failure(bench_task: BenchTask, settings: EvalSettings,
                            deploy_error=deploy.error)
 
 
+# not part of what an app is: dependencies installed and version-control metadata
+ARTIFACT_SKIP_DIRS = frozenset({"node_modules", ".git"})
+
+
+def artifact_hash(workspace: Path) -> str:
+    """sha256 over the workspace's files (relative path and content, in path order; symlinks
+    by their target; ``ARTIFACT_SKIP_DIRS`` left out): the identity of the app served, under
+    which a UI agent caches what it learned about it (groundings)."""
+    root = Path(workspace)
+    h = hashlib.sha256()
+    files: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in ARTIFACT_SKIP_DIRS)
+        rel = os.path.relpath(dirpath, root)
+        files += [os.path.normpath(os.path.join(rel, f)) for f in filenames]
+    for rel in sorted(files):
+        path = root / rel
+        h.update(rel.replace(os.sep, "/").encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            if path.is_symlink():
+                h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+            else:
+                with open(path, "rb") as fh:
+                    for chunk in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(chunk)
+        except OSError:
+            h.update(b"unreadable")
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgent,
-                          settings: EvalSettings, evidence_dir: Path | None = None
-                          ) -> tuple[RoundEvaluation, list[Usage]]:
-    """Run the protocol against an app already served at ``base_url``."""
+                          settings: EvalSettings, evidence_dir: Path | None = None,
+                          artifact: str | None = None) -> tuple[RoundEvaluation, list[Usage]]:
+    """Run the protocol against an app already served at ``base_url`` (``artifact``: its
+    content hash, when known; see ``artifact_hash``)."""
     data_dir = Path(bench_task.root) / "data"
-    session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir)
+    session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir,
+                                  artifact=artifact)
     try:
         dag = CriterionDag.of(bench_task.task, bench_task.dag)
         evaluation = await run_protocol(
@@ -72,6 +107,7 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
                              deployer: Deployer, settings: EvalSettings,
                              evidence_dir: Path | None = None) -> EvalOutcome:
     """Deploy ``workspace``, evaluate it, and always tear the deployment down."""
+    artifact = await asyncio.to_thread(artifact_hash, Path(workspace))  # before any build
     t0 = time.perf_counter()
     deployment = await asyncio.to_thread(deployer.deploy, Path(workspace))
     t_deploy = time.perf_counter() - t0
@@ -82,7 +118,7 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
             return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
-                                          evidence_dir)
+                                          evidence_dir, artifact=artifact)
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
     finally:

@@ -291,6 +291,20 @@ class Verdict(BaseModel):
     # holding the page's accessibility snapshot at that moment
     locator: str | None = None
     snapshot: str | None = None
+    # every grounding of a locator miss (asuka.uiagents.grounding), in order: {step, original,
+    # grounded (a locator, "absent", or None when the reply was unusable), reason, model,
+    # tokens, cached, outcome}; and the wording judgements ({step, kind: "wording", ...})
+    groundings: list[dict[str, Any]] = Field(default_factory=list)
+    # which stage decided: the scripted check as written, the check re-run on grounded
+    # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
+    # verdicts, else "scripted".
+    decided_by: Literal["scripted", "grounded", "llm"] | None = None
+
+    @model_validator(mode="after")
+    def _default_decided_by(self) -> Verdict:
+        if self.decided_by is None:
+            self.decided_by = "llm" if self.backend == "browser-use" else "scripted"
+        return self
 
 
 class Evidence(BaseModel):

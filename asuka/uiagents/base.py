@@ -27,8 +27,10 @@ class UIAgent(Protocol):
     name: str
 
     async def open(self, base_url: str, evidence_dir: Path | None = None,
-                   data_dir: Path | None = None) -> UISession:
+                   data_dir: Path | None = None, *, artifact: str | None = None) -> UISession:
         """Start a browser for one evaluation of the app served at ``base_url``.
 
-        Screenshots go to ``evidence_dir``; ``data_dir`` resolves ``upload`` files."""
+        Screenshots go to ``evidence_dir``; ``data_dir`` resolves ``upload`` files;
+        ``artifact`` is a content hash of the app served (``asuka.evaluate.artifact_hash``),
+        under which a backend may cache what it learned about that app (groundings)."""
         ...

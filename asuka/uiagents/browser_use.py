@@ -155,7 +155,8 @@ class BrowserUseUIAgent:
         self.spec.api_key()  # LLMConfigError (a setup error) before round 1
 
     async def open(self, base_url: str, evidence_dir: Path | None = None,
-                   data_dir: Path | None = None) -> BrowserUseSession:
+                   data_dir: Path | None = None, *, artifact: str | None = None
+                   ) -> BrowserUseSession:
         self.spec.api_key()  # LLMConfigError now rather than once per criterion
         exe = self.executable_path if self.executable_path is not None else find_chromium()
         return BrowserUseSession(self, base_url, exe,

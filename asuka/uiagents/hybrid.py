@@ -1,28 +1,37 @@
-"""The hybrid UI agent: scripted checks first, the browser-use agent for what they could not decide.
+"""The hybrid UI agent: scripted checks, grounded checks, then browser-use for what is undecided.
 
-``HybridUIAgent(model, scripted={...}, **browser_use_options)`` builds both backends through the
-registry (``"scripted"`` with the ``scripted`` options, ``"browser-use"`` with ``model`` and the
-remaining options; ``executable_path`` and ``headless`` go to both). ``open`` opens a session of
+``HybridUIAgent(model, scripted={...}, grounding=None, grounding_model=None,
+grounding_cache=None, **browser_use_options)`` builds both backends through the registry
+(``"scripted"`` with the ``scripted`` options, ``"browser-use"`` with ``model`` and the remaining
+options; ``executable_path`` and ``headless`` go to both). ``grounding`` (``"llm"``, ``True``, a
+dict, or in ``scripted``) turns on the scripted agent's grounding (``asuka.uiagents.criterion``),
+with ``grounding_model`` defaulting to the hybrid's own ``model``. ``open`` opens a session of
 each; ``evaluate(eval_task)``:
 
-1. runs the whole evaluation task with the scripted agent;
+1. runs the whole evaluation task with the scripted agent (which grounds its locator misses and
+   judges wording when grounding is on);
 2. if that result is an infrastructure ``error`` (app not reachable, browser crashed) it is
    returned as it is, for the engine to retry;
-3. otherwise the criteria whose scripted verdict is not ``pass`` -- no check (``unverifiable``),
-   a failed check, or an internal ``error`` -- are evaluated by the browser-use agent, as an
-   evaluation task with the same id and summary and only those criteria;
-4. the verdicts are merged in the task's order. Each keeps the backend that decided it:
-   ``scripted`` for checks that passed (no LLM call is made for them), ``browser-use`` for the
-   others. The task status is recomputed: ``error`` if any verdict is ``error`` (with the
-   browser-use result's ``error``), ``passed`` if all pass, else ``failed``.
+3. otherwise the criteria still undecided are evaluated by the browser-use agent, as an
+   evaluation task with the same id and summary and only those criteria. Undecided: without
+   grounding every verdict but ``pass``; with grounding ``not_found`` (after grounding),
+   ``unverifiable`` (no check), ``error``, and a check that was not run ("not run: ...") -- a
+   ``fail`` the check observed (on its own or on grounded locators) or the wording judge gave
+   stands;
+4. the verdicts are merged in the task's order. Each says which stage decided it:
+   ``Verdict.decided_by`` is ``scripted`` or ``grounded`` (backend ``scripted``; no browser-use
+   call for them) or ``llm`` (the wording judge, backend ``scripted``; browser-use, backend
+   ``browser-use``). The task status is recomputed: ``error`` if any verdict is ``error`` (with
+   the browser-use result's ``error``), ``passed`` if all pass, else ``failed``.
 
 So an app built another way than the reference is not failed on a locator its markup does not
-match: a passing scripted check is trusted, a failing one only sends the criterion to the judge.
+match: a passing scripted check is trusted, a miss is grounded, and only what is still open goes
+to the judge.
 
 Evidence: the browser-use session writes into ``<evidence_dir>/browser-use/``; when it ran, its
 screenshot (``browser-use/<eval_task_id>.png``) is the task's screenshot, else the scripted one.
-Console errors and failed requests of both are merged. ``usage()`` is the browser-use usage
-(scripted checks cost nothing).
+Console errors and failed requests of both are merged. ``usage()`` is the grounding usage of the
+scripted session plus the browser-use usage (both role ``ui-agent``).
 """
 
 from __future__ import annotations
@@ -50,32 +59,55 @@ class HybridUIAgent:
 
     def __init__(self, model: str | ModelSpec | dict, scripted: dict[str, Any] | None = None,
                  executable_path: str | None = None, headless: bool = True,
+                 grounding: str | bool | dict | None = None,
+                 grounding_model: str | ModelSpec | dict | None = None,
+                 grounding_cache: str | Path | None = None,
                  **browser_use_options: Any) -> None:
         shared = {"executable_path": executable_path, "headless": headless}
-        self.scripted = registry.get("scripted", **{**shared, **(scripted or {})})
+        opts = {**shared, **(scripted or {})}
+        if grounding is not None:
+            opts["grounding"] = "llm" if grounding is True else grounding
+        if grounding is False or opts.get("grounding") in (False, "none"):
+            opts["grounding"] = None
+        if opts.get("grounding") is not None:
+            opts.setdefault("grounding_model", grounding_model or model)
+            if grounding_cache is not None:
+                opts.setdefault("grounding_cache", grounding_cache)
+        self.scripted = registry.get("scripted", **opts)
+        self.grounded = bool(getattr(self.scripted.grounding, "active", False))
         self.browser_use = registry.get("browser-use", model=model,
                                         **{**shared, **browser_use_options})
 
     def preflight(self) -> None:
+        self.scripted.preflight()
         self.browser_use.preflight()
 
     async def open(self, base_url: str, evidence_dir: Path | None = None,
-                   data_dir: Path | None = None) -> HybridSession:
-        scripted = await self.scripted.open(base_url, evidence_dir, data_dir)
+                   data_dir: Path | None = None, *, artifact: str | None = None
+                   ) -> HybridSession:
+        scripted = await self.scripted.open(base_url, evidence_dir, data_dir, artifact=artifact)
         try:
             judge = await self.browser_use.open(
                 base_url, Path(evidence_dir) / SUBDIR if evidence_dir is not None else None,
-                data_dir)
+                data_dir, artifact=artifact)
         except BaseException:
             await scripted.close()
             raise
-        return HybridSession(scripted, judge)
+        return HybridSession(scripted, judge, grounded=self.grounded)
+
+
+def decided(v: Verdict, grounded: bool) -> bool:
+    """Whether the scripted stage's verdict stands (see the module docstring, step 3)."""
+    if v.status == "pass":
+        return True
+    return grounded and v.status == "fail" and not v.reason.startswith("not run:")
 
 
 class HybridSession:
-    def __init__(self, scripted: UISession, judge: UISession) -> None:
+    def __init__(self, scripted: UISession, judge: UISession, grounded: bool = False) -> None:
         self.scripted = scripted
         self.judge = judge
+        self.grounded = grounded
 
     def usage(self) -> list[Usage]:
         return [*self.scripted.usage(), *self.judge.usage()]
@@ -87,15 +119,20 @@ class HybridSession:
         first = await self.scripted.evaluate(eval_task)
         if first.status == "error":
             return first
-        decided = {v.criterion_id: v for v in first.verdicts if v.status == "pass"}
-        rest = [c for c in eval_task.criteria if c.id not in decided]
+        kept = {v.criterion_id: v for v in first.verdicts if decided(v, self.grounded)}
+        rest = [c for c in eval_task.criteria if c.id not in kept]
         if not rest:
             return first
         second = await self.judge.evaluate(eval_task.model_copy(update={"criteria": rest}))
         judged = {v.criterion_id: v for v in second.verdicts}
+        for v in first.verdicts:  # what grounding tried before browser-use stays on record
+            if v.groundings and v.criterion_id in judged:
+                w = judged[v.criterion_id]
+                judged[v.criterion_id] = w.model_copy(
+                    update={"groundings": [*v.groundings, *w.groundings]})
         verdicts: list[Verdict] = []
         for c in eval_task.criteria:
-            v = decided.get(c.id) or judged.get(c.id)
+            v = kept.get(c.id) or judged.get(c.id)
             if v is None:  # the judge skipped it: should not happen, but never drop a criterion
                 v = Verdict(criterion_id=c.id, status="error", backend=SUBDIR,
                             reason="no verdict from the browser-use agent")

@@ -39,13 +39,17 @@ Verdicts. One per criterion, ``backend="scripted"``: ``pass``; ``fail`` with a r
 ``not_found`` with the same kind of reason when a step's locator matched nothing (a locator
 miss: the app names or structures it differently, or lacks it), with ``Verdict.locator`` and the
 page's accessibility snapshot in ``<criterion_id>.aria.yaml`` beside the screenshots;
-``unverifiable`` ("no scripted check") for a criterion without steps. A criterion that exceeds
-``criterion_timeout_s`` fails "timed out after Ns at step N ..."; when the evaluation task's
-wall-clock cap ``task_timeout_s`` is reached the running criterion fails "task timed out ..." and
-the remaining ones fail "not run: task timed out after Ns". With ``stop_at_first_failure`` (what
-``validate --mutants`` uses: it needs only each task's pass/fail, and a failing check of a missing
-feature spends its whole timeout) the criteria after the first non-passing one fail "not run: an
-earlier criterion failed". Unexpected internal exceptions give an ``error`` verdict; a session
+``unverifiable`` ("no scripted check") for a criterion without steps. The criterion runner
+(``asuka.uiagents.criterion``) decides them; with ``grounding="llm"`` (and ``grounding_model``,
+a ModelSpec string; ``grounding_cache`` a JSON file) it grounds locator misses and judges
+wording before a verdict stands (``Verdict.groundings``, ``Verdict.decided_by``), and
+``usage()`` reports those calls (role ``ui-agent``); ``grounding=None`` changes nothing.
+A criterion that exceeds ``criterion_timeout_s`` fails "timed out after Ns at step N ...";
+when the evaluation task's wall-clock cap ``task_timeout_s`` is reached the running criterion
+fails "task timed out ..." and the remaining ones fail "not run: task timed out after Ns".
+With ``stop_at_first_failure`` (what ``validate --mutants`` uses: it needs only each task's
+pass/fail, and a failing check of a missing feature spends its whole timeout) the criteria after
+the first non-passing one fail "not run: an earlier criterion failed". Unexpected internal exceptions give an ``error`` verdict; a session
 never raises for an app's failure.
 
 Task status. ``passed`` when every verdict passes (a task with only unverifiable criteria is
@@ -81,21 +85,20 @@ from typing import Any
 from playwright.async_api import Error as PWError
 from playwright.async_api import async_playwright
 
-from asuka.schema import CheckStep, Criterion, EvalTask, EvalTaskResult, Evidence, Verdict
+from asuka.llm import ModelSpec
+from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
+from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
-from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
+from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.steps import StepContext, brief
 from asuka.usage import Usage
 
-BACKEND = "scripted"
+__all__ = ["BACKEND", "InfraError", "ScriptedSession", "ScriptedUIAgent"]
+
 MAX_EVIDENCE = 100
 CLOSE_TIMEOUT_S = 10.0
 PAGE_OPEN_TIMEOUT_S = 30.0
-MAX_SNAPSHOT_CHARS = 60_000
-
-
-class InfraError(Exception):
-    """The app could not be evaluated at all (retry later)."""
 
 
 class _Evidence:
@@ -170,8 +173,12 @@ class ScriptedUIAgent:
                  nav_timeout_s: float = 15, criterion_timeout_s: float = 60,
                  task_timeout_s: float = 300, executable_path: str | None = None,
                  headless: bool = True, viewport: tuple[int, int] = (1280, 800),
-                 stop_at_first_failure: bool = False) -> None:
+                 stop_at_first_failure: bool = False, grounding: str | dict | None = None,
+                 grounding_model: str | ModelSpec | dict | None = None,
+                 grounding_cache: str | Path | None = None) -> None:
         self.stop_at_first_failure = bool(stop_at_first_failure)
+        # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
+        self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
         self.assert_timeout_s = float(assert_timeout_s)
         self.action_timeout_s = float(action_timeout_s)
         self.nav_timeout_s = float(nav_timeout_s)
@@ -181,8 +188,14 @@ class ScriptedUIAgent:
         self.headless = headless
         self.viewport = viewport
 
+    def preflight(self) -> None:
+        self.grounding.preflight()  # a grounding model's missing key, before round 1
+
     async def open(self, base_url: str, evidence_dir: Path | None = None,
-                   data_dir: Path | None = None) -> ScriptedSession:
+                   data_dir: Path | None = None, *, artifact: str | None = None
+                   ) -> ScriptedSession:
+        """``artifact``: a content hash of the app served (``asuka.evaluate``); groundings are
+        cached under it, else under ``base_url``."""
         pw = await async_playwright().start()
         try:
             browser = await launch(pw, self.executable_path, headless=self.headless)
@@ -191,14 +204,16 @@ class ScriptedUIAgent:
             raise
         return ScriptedSession(self, pw, browser, base_url,
                                Path(evidence_dir) if evidence_dir is not None else None,
-                               Path(data_dir) if data_dir is not None else None)
+                               Path(data_dir) if data_dir is not None else None,
+                               artifact=artifact)
 
 
 class ScriptedSession:
     """One browser serving the evaluation tasks of one app; see the module docstring."""
 
     def __init__(self, agent: ScriptedUIAgent, pw: Any, browser: Any, base_url: str,
-                 evidence_dir: Path | None, data_dir: Path | None) -> None:
+                 evidence_dir: Path | None, data_dir: Path | None,
+                 artifact: str | None = None) -> None:
         self.agent = agent
         self.base_url = base_url
         self.evidence_dir = evidence_dir
@@ -207,9 +222,16 @@ class ScriptedSession:
         self._browser = browser
         self._lock = asyncio.Lock()
         self._closed = False
+        self._usage: Usage | None = None  # grounding calls of this session
+        scope = f"artifact:{artifact}" if artifact else f"url:{base_url}"
+        self._runner = CriterionRunner(agent, base_url, evidence_dir, agent.grounding, scope,
+                                       self._bill)
+
+    def _bill(self, usage: Usage) -> None:
+        self._usage = usage if self._usage is None else self._usage + usage
 
     def usage(self) -> list[Usage]:
-        return []
+        return [self._usage] if self._usage is not None else []
 
     async def close(self) -> None:
         if self._closed:
@@ -285,23 +307,10 @@ class ScriptedSession:
     async def _run_criteria(self, context: Any, eval_task: EvalTask, ev: _Evidence,
                             verdicts: list[Verdict], last_page: list[Any], t0: float) -> None:
         a = self.agent
-        deadline = t0 + a.task_timeout_s
+        clock = TaskClock(t0 + a.task_timeout_s)
         ctx: StepContext | None = None
-        for crit in eval_task.criteria:
-            if not crit.check:
-                verdicts.append(Verdict(criterion_id=crit.id, status="unverifiable",
-                                        reason="no scripted check", backend=BACKEND))
-                continue
-            not_run = Verdict(criterion_id=crit.id, status="fail", backend=BACKEND,
-                              reason=f"not run: task timed out after {a.task_timeout_s:g}s")
-            if deadline <= time.monotonic():
-                verdicts.append(not_run)
-                continue
-            if a.stop_at_first_failure and any(v.status in ("fail", "not_found", "error")
-                                               for v in verdicts):
-                verdicts.append(not_run.model_copy(
-                    update={"reason": NOT_RUN_AFTER_FAILURE}))
-                continue
+
+        async def fresh_page() -> Any:
             if last_page[0] is not None:
                 # awaited: closing flushes the page's pending storage writes for the next page
                 ev.closing.add(id(last_page[0]))
@@ -312,8 +321,25 @@ class ScriptedSession:
             except (PWError, asyncio.TimeoutError) as exc:
                 raise InfraError(f"browser failure: could not open a page: {brief(exc)}") from None
             last_page[0] = page
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            return page
+
+        for crit in eval_task.criteria:
+            if not crit.check:
+                verdicts.append(Verdict(criterion_id=crit.id, status="unverifiable",
+                                        reason="no scripted check", backend=BACKEND))
+                continue
+            not_run = Verdict(criterion_id=crit.id, status="fail", backend=BACKEND,
+                              reason=f"not run: task timed out after {a.task_timeout_s:g}s")
+            if clock.deadline <= time.monotonic():
+                verdicts.append(not_run)
+                continue
+            if a.stop_at_first_failure and any(v.status in ("fail", "not_found", "error")
+                                               for v in verdicts):
+                verdicts.append(not_run.model_copy(
+                    update={"reason": NOT_RUN_AFTER_FAILURE}))
+                continue
+            page = await fresh_page()
+            if clock.deadline - time.monotonic() <= 0:
                 verdicts.append(not_run)
                 continue
             if ctx is None:
@@ -322,74 +348,7 @@ class ScriptedSession:
                                   action_timeout_s=a.action_timeout_s,
                                   nav_timeout_s=a.nav_timeout_s)
             ctx.page, ctx.last_status = page, None
-            limit = min(remaining, a.criterion_timeout_s)
-            verdicts.append(await self._run_criterion(ctx, crit, limit,
-                                                      remaining < a.criterion_timeout_s))
-
-    async def _run_criterion(self, ctx: StepContext, crit: Criterion, limit: float,
-                             by_task: bool) -> Verdict:
-        t0 = time.monotonic()
-        steps: list[CheckStep] = list(crit.check or [])
-        at: list[int | None] = [None]
-
-        async def body() -> None:
-            if steps[0].op != "goto":
-                await goto(ctx, "/")
-            for i, step in enumerate(steps):
-                at[0] = i
-                await run_step(ctx, step)
-
-        def verdict(status: str, reason: str = "", step: int | None = None) -> Verdict:
-            return Verdict(criterion_id=crit.id, status=status, reason=reason, step=step,
-                           duration_s=round(time.monotonic() - t0, 3), backend=BACKEND)
-
-        def where() -> str:
-            i = at[0]
-            return "opening '/'" if i is None else f"step {i + 1} {steps[i].describe()}"
-
-        try:
-            await asyncio.wait_for(body(), limit)
-        except asyncio.TimeoutError:
-            what = (f"task timed out after {self.agent.task_timeout_s:g}s" if by_task
-                    else f"timed out after {limit:g}s")
-            return verdict("fail", f"{what} at {where()}", at[0])
-        except StepFailed as exc:
-            if exc.connection and not ctx.navigated:
-                raise InfraError(f"app not reachable at {self.base_url}: {exc.detail}") from None
-            reason = f"{where()}: {exc.detail}"
-            if ctx.last_status is not None and ctx.last_status >= 400:
-                reason += f" (the page was served with HTTP {ctx.last_status})"
-            served_error = ctx.last_status is not None and ctx.last_status >= 400
-            # a miss on an error page is the page's failure, not a naming question
-            if isinstance(exc, LocatorMiss) and at[0] is not None and not served_error:
-                step = steps[at[0]]
-                return verdict("not_found", reason, at[0]).model_copy(update={
-                    "locator": step.locator.describe() if step.locator else None,
-                    "snapshot": await self._aria_snapshot(ctx.page, crit.id)})
-            return verdict("fail", reason, at[0])
-        except PWError as exc:  # page crashed or closed under us
-            browser = ctx.page.context.browser
-            if browser is not None and not browser.is_connected():
-                raise InfraError(f"browser disconnected: {brief(exc)}") from None
-            return verdict("fail", f"{where()}: {brief(exc)}", at[0])
-        except Exception as exc:  # noqa: BLE001 - a bug of ours must not kill the evaluation
-            return verdict("error", f"{where()}: internal error {type(exc).__name__}: {exc}",
-                           at[0])
-        return verdict("pass")
-
-    async def _aria_snapshot(self, page: Any, criterion_id: str) -> str | None:
-        """The page's accessibility tree when a locator missed, as a file of the evidence dir:
-        what was there instead (a grounding step reads it; a person reading the verdict too)."""
-        if self.evidence_dir is None or page.is_closed():
-            return None
-        name = f"{criterion_id}.aria.yaml"
-        try:
-            text = await asyncio.wait_for(page.locator("body").aria_snapshot(timeout=5_000), 6)
-            self.evidence_dir.mkdir(parents=True, exist_ok=True)
-            (self.evidence_dir / name).write_text(text[:MAX_SNAPSHOT_CHARS], encoding="utf-8")
-        except Exception:  # noqa: BLE001 - evidence is best effort
-            return None
-        return name
+            verdicts.append(await self._runner.run(ctx, crit, fresh_page, clock))
 
     async def _screenshot(self, page: Any, eval_task_id: str) -> str | None:
         if self.evidence_dir is None or page.is_closed():

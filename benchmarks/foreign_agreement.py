@@ -1,0 +1,49 @@
+"""Agreement of the scripted checks with hand-made labels on the corpus of independent
+implementations (tests/fixtures/foreign/, see asuka/corpus.py): per task, the share of
+criteria whose verdict on the corpus app matches its label, and every disagreement.
+
+    .venv/bin/python benchmarks/foreign_agreement.py [TASK ...] [--write]
+
+--write records the figures in tests/fixtures/foreign/agreement.json (with a fingerprint of the
+task, app and labels, so a test can tell a stale figure from a current one)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+
+from asuka.bench import default_bench_dir, load_bench
+from asuka.corpus import AGREEMENT_FILE, CORPUS_DIR, agreement, corpus_tasks, evaluate_entry, \
+    fingerprint, load_labels
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tasks", nargs="*")
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    ids = args.tasks or corpus_tasks()
+    tasks, problems = load_bench(default_bench_dir(), ids)
+    if problems:
+        raise SystemExit("\n".join(map(str, problems)))
+    path = CORPUS_DIR / AGREEMENT_FILE
+    record = json.loads(path.read_text()) if path.exists() else {}
+    for bt in tasks:
+        entry = CORPUS_DIR / bt.id
+        labels = load_labels(entry / "labels.yaml", bt)
+        ag = agreement(bt, await evaluate_entry(bt, entry), labels)
+        print(f"{bt.id}: {ag.agreed}/{ag.total} = {100 * ag.share:.1f}% agreement")
+        for d in ag.disagreements:
+            print(f"  {d.criterion_id}: label {d.label}, verdict {d.verdict}: {d.verdict_reason}")
+        record[bt.id] = {"agreed": ag.agreed, "total": ag.total,
+                         "share": round(ag.share, 4), "fingerprint": fingerprint(bt, entry),
+                         "disagreements": [d.__dict__ for d in ag.disagreements]}
+    if args.write:
+        path.write_text(json.dumps(dict(sorted(record.items())), indent=1) + "\n")
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
