@@ -63,6 +63,17 @@ def sentinel_bench(tmp_path: Path) -> Path:
     return bench
 
 
+def plant_other_cell(store: RunStore) -> Path:
+    """Another cell's live workspace and snapshot, each with a secret; returns the live one."""
+    other = live_cell_dir(store, "other-cell") / "workspace"
+    other.mkdir(parents=True)
+    (other / "secret.txt").write_text("SENTINEL-OTHER live")
+    snap = store.round_dir("other-cell", 1) / "workspace"
+    snap.mkdir(parents=True)
+    (snap / "secret.txt").write_text("SENTINEL-OTHER snapshot")
+    return other
+
+
 SENTINELS = ("SENTINEL-TASK-YAML", "SENTINEL-REFERENCE", "SENTINEL-PRD", "SENTINEL-OTHER",
              CANARY, '"protocol"', '"cells"')
 
@@ -80,12 +91,7 @@ async def test_cli_agent_sees_only_its_workspace(tmp_path: Path, sentinel_bench:
     script = tmp_path / "probe-agent.sh"
     spec = CellSpec(task="mini-todo", agent="cli", rounds=2, protocol="full",
                     agent_options={"tool": "custom", "command": f"sh {script} {{prompt}}"})
-    other = live_cell_dir(store, "other-cell") / "workspace"
-    other.mkdir(parents=True)
-    (other / "secret.txt").write_text("SENTINEL-OTHER live")
-    snap = store.round_dir("other-cell", 1) / "workspace"
-    snap.mkdir(parents=True)
-    (snap / "secret.txt").write_text("SENTINEL-OTHER snapshot")
+    other = plant_other_cell(store)
     script.write_text(PROBE.format(
         verdicts=store.round_dir(spec.cell_id, 1) / "verdicts.json", store=store.root,
         bench=sentinel_bench, other_live=other))

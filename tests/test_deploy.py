@@ -21,6 +21,7 @@ from asuka.deploy import Deployer, DeployTimeouts, PortAllocator, build_child_en
 from asuka.deploy.docker_sandbox import docker_available
 from asuka.deploy.procs import LogBuffer
 from asuka.deploy.sandbox import bwrap_usable
+from tests.fake_docker import fake_docker  # noqa: F401 (fixture)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "deploy"
 SCRIPTS = FIXTURES / "scripts"
@@ -394,6 +395,26 @@ def test_docker_sandbox_builds(tmp_path):
     with Deployer(sandbox="docker", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
         assert dep.result.ok, dep.result.error
         assert b"env" in fetch(dep.url)[2]
+
+
+@pytest.mark.npm
+@pytest.mark.skipif(not bwrap_usable(), reason="the fake engine isolates with bubblewrap")
+def test_docker_sandbox_at_the_wire(tmp_path, fake_docker):
+    """The deploy's docker steps through the real SDK against the fake engine: the build runs in
+    a container that mounts only the workspace and the deploy's scratch dir, without the
+    parent's secrets, and every container is removed afterwards."""
+    shutil.copy(SCRIPTS / "envdump.cjs", tmp_path / "envdump.cjs")
+    npm_project(tmp_path, {"build": "node envdump.cjs"})
+    with Deployer(sandbox="docker", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert b"env" in fetch(dep.url)[2]
+    assert fake_docker.creates, "no container was asked for"
+    for body in fake_docker.creates:
+        assert body["Labels"] == {"asuka": "deploy"}
+        assert all(b.split(":")[0].startswith(str(tmp_path)) or "asuka-" in b
+                   for b in body["HostConfig"]["Binds"]), body["HostConfig"]["Binds"]
+        assert not any("SECRET" in e or "API_KEY" in e for e in body["Env"])
+    assert all(c.removed for c in fake_docker.containers.values())
 
 
 def test_log_buffer_keeps_head_and_tail():

@@ -6,8 +6,8 @@ continued session, how the prompt is passed, where the transcript goes, which en
 variables the tool needs. The process runs with cwd = workspace in its own process group; on
 timeout the whole group is killed.
 
-Sealing (``asuka.codeagents.sealed``): by default the process runs in a bubblewrap sandbox that
-sees only its workspace, a private HOME (kept across the cell's rounds, seeded with the config
+Sealing (``asuka.codeagents.sealed``): by default the process runs in a bubblewrap sandbox (or,
+with ``sandbox=docker``, a container of the adapter's image) that sees only its workspace, a private HOME (kept across the cell's rounds, seeded with the config
 files the adapter declares), its own program and the system directories; never the run store,
 the benchmark or other cells. Without a usable sandbox the cell fails at its preflight unless
 the user allowed unsandboxed agents. Its environment: locale and PATH, the provider variables
@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.codeagents.sealed import resolve_sandbox, sealed_argv
+from asuka.codeagents.sealed import resolve_sandbox, run_in_container, sealed_argv
 from asuka.codeagents.tools import kill_group
 from asuka.errors import SetupError
 from asuka.usage import Usage
@@ -68,6 +68,8 @@ class CLIAdapter(BaseModel):
     # set only when the tool runs sealed (e.g. Claude Code's root guard wants to be told)
     sandboxed_env: dict[str, str] = Field(default_factory=dict)
     network: bool = True  # agents call their model; nothing else of the host is reachable
+    # the container image with the tool installed, for the docker agent sandbox
+    image: str | None = None
 
 
 def load_adapters(path: Path | None = None) -> dict[str, CLIAdapter]:
@@ -158,7 +160,7 @@ class CLICodeAgent:
                  pass_env: list[str] | None = None, env_set: dict[str, str] | None = None,
                  transcript: str | dict[str, str] | None = None,
                  adapters_file: str | Path | None = None, sandbox: str | None = None,
-                 allow_unsandboxed: bool = False) -> None:
+                 allow_unsandboxed: bool = False, image: str | None = None) -> None:
         if tool == "custom":
             if not command:
                 raise ValueError("tool='custom' needs command='my-agent ... {prompt}'")
@@ -183,6 +185,8 @@ class CLICodeAgent:
             update["env"] = [*adapter.env, *pass_env]
         if env_set:
             update["env_set"] = {**adapter.env_set, **env_set}
+        if image is not None:
+            update["image"] = image
         self.adapter = adapter.model_copy(update=update)
         if self.adapter.prompt_via == "arg" and not any("{prompt}" in t for t in
                                                         self.adapter.first):
@@ -199,16 +203,21 @@ class CLICodeAgent:
         return shutil.which(first)
 
     def preflight(self, sandbox: str | None = None) -> str:
-        """Binary, provider key and sandbox, checked before round 1; returns the sandbox."""
+        """Sandbox, binary and provider key, checked before round 1; returns the sandbox."""
         a = self.adapter
         first = a.binary[0] if isinstance(a.binary, list) else a.binary
-        if self._executable() is None:
+        box = resolve_sandbox(self.sandbox or sandbox, self.allow_unsandboxed)
+        if box == "docker":  # the program comes from the image, not from this host
+            if not a.image:
+                raise SetupError(f"{self.tool}: the docker agent sandbox needs an image with "
+                                 f"{first!r} installed (agent option image=...)")
+        elif self._executable() is None:
             raise SetupError(f"{self.tool}: cannot find the program {first!r} (install it, or "
                              "set the `binary` agent option)")
         if a.requires_env and not any(os.environ.get(k) for k in a.requires_env):
             raise SetupError(f"{self.tool}: none of {', '.join(a.requires_env)} is set (the "
                              "agent needs its provider key in the environment)")
-        return resolve_sandbox(self.sandbox or sandbox, self.allow_unsandboxed)
+        return box
 
     # ------------------------------------------------------------ command line
     def build(self, ctx: RoundContext, prompt_file: Path | None = None,
@@ -269,8 +278,14 @@ class CLICodeAgent:
                                    home=home, network=self.adapter.network,
                                    readonly=[Path(tmp)], sealed=ctx.sealed)
             try:
-                code, out, err, timed_out = await run_process(argv, workspace, inv.env,
-                                                              inv.stdin, timeout)
+                if box == "docker":
+                    code, out, err, timed_out = await run_in_container(
+                        argv, image=str(self.adapter.image), workspace=workspace, home=home,
+                        env=inv.env, network=self.adapter.network, stdin=inv.stdin,
+                        timeout_s=timeout, readonly=[Path(tmp)])
+                else:
+                    code, out, err, timed_out = await run_process(argv, workspace, inv.env,
+                                                                  inv.stdin, timeout)
             except (FileNotFoundError, PermissionError) as exc:
                 raise SetupError(f"cannot run {argv[0]!r} for {self.tool}: "
                                  f"{exc.strerror or exc}") from exc

@@ -8,29 +8,42 @@ the user's home. It has its own pid namespace (killing the sandbox kills every p
 and the network only when it asks for it (an agent CLI calls its model; a shell tool does not).
 Its environment comes from an allowlist (see ``asuka.codeagents.cli``): no key but its own.
 
-Sandbox names: ``auto`` (bwrap when it works here), ``bwrap``, ``none`` (a plain process, only
-with ``allow_unsandboxed``: the user's explicit ``--unsandboxed-agents``, recorded in the run).
+Sandbox names: ``auto`` (bwrap when it works here, else docker when an engine answers),
+``bwrap``, ``docker`` (a throwaway container per round through the Docker SDK, the same backend
+as the deploy sandbox: only the workspace, the private HOME and the prompt are mounted, at their
+host paths; the agent's program comes from the image, which the agent option ``image`` or the
+adapter's ``image`` names), ``none`` (a plain process, only with ``allow_unsandboxed``: the
+user's explicit ``--unsandboxed-agents``, recorded in the run).
 What cannot be had raises ``SetupError``: the cell fails before round 1 instead of running an
 agent unsealed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from asuka.deploy.procs import LogBuffer
 from asuka.deploy.sandbox import SYSTEM_DIRS, BwrapSandbox, bwrap_usable
 from asuka.errors import SetupError
 
-AGENT_SANDBOXES = ("auto", "bwrap", "none")
+AGENT_SANDBOXES = ("auto", "bwrap", "docker", "none")
 UNSANDBOXED_HINT = ("pass --unsandboxed-agents (agent option allow_unsandboxed=true) to run "
                     "agents as plain processes that can read everything you can")
 
 
+def docker_usable() -> bool:
+    from asuka.deploy.docker_sandbox import docker_available
+
+    return docker_available()
+
+
 def resolve_sandbox(requested: str | None, allow_unsandboxed: bool) -> str:
-    """``bwrap`` or ``none``; SetupError when the request cannot be met safely."""
+    """``bwrap``, ``docker`` or ``none``; SetupError when the request cannot be met safely."""
     name = (requested or "auto").lower()
     if name == "local":
         name = "none"
@@ -41,15 +54,23 @@ def resolve_sandbox(requested: str | None, allow_unsandboxed: bool) -> str:
         if not allow_unsandboxed:
             raise SetupError(f"agent sandbox 'none' runs the agent unsealed; {UNSANDBOXED_HINT}")
         return "none"
+    if name == "docker":
+        if docker_usable():
+            return "docker"
+        raise SetupError("agent sandbox 'docker': no Docker engine answers (DOCKER_HOST, or "
+                         "the default socket), or the `docker` package is missing")
     if bwrap_usable():
         return "bwrap"
     if name == "bwrap":
         raise SetupError("bubblewrap is not usable on this machine (missing, or user "
                          "namespaces are denied)")
+    if docker_usable():
+        return "docker"
     if allow_unsandboxed:
         return "none"
     raise SetupError("no sandbox for agent processes here (bubblewrap is missing or denied "
-                     f"user namespaces): install bubblewrap, or {UNSANDBOXED_HINT}")
+                     "user namespaces, and no Docker engine answers): install bubblewrap, or "
+                     f"{UNSANDBOXED_HINT}")
 
 
 def _inside(path: Path, roots: Iterable[Path]) -> bool:
@@ -107,3 +128,35 @@ def sealed_argv(argv: Sequence[str], *, workspace: Path, home: Path, network: bo
     visible = [*program_paths(argv, sealed), *(Path(p) for p in readonly)]
     return BwrapSandbox().command(list(argv), workspace=workspace, network=network,
                                   writable=[home], readonly=visible)
+
+
+async def run_in_container(argv: Sequence[str], *, image: str, workspace: Path, home: Path,
+                           env: Mapping[str, str], network: bool, stdin: str | None,
+                           timeout_s: float, readonly: Sequence[Path] = ()
+                           ) -> tuple[int | None, str, str, bool]:
+    """Run ``argv`` (a program of ``image``) in a throwaway container that mounts only the
+    workspace, ``home`` and ``readonly``; returns (exit code, output, "", timed_out) like
+    ``cli.run_process``. The container is killed and removed when the round ends, whatever
+    happened (the container is the process group). stdout and stderr come interleaved."""
+    from asuka.deploy.docker_sandbox import DockerSandbox
+
+    log = LogBuffer(head_chars=1_000_000, tail_chars=3_000_000)
+    with tempfile.TemporaryDirectory(prefix="asuka-stdin-") as tmp:
+        visible = [*readonly]
+        if stdin is not None:  # the SDK's detached run has no stdin: feed it from a file
+            feed = Path(tmp) / "stdin.txt"
+            feed.write_text(stdin, "utf-8")
+            visible.append(Path(tmp))
+            argv = ["/bin/sh", "-c", 'exec "$@" < "$0"', str(feed), *argv]
+        box = DockerSandbox(image=image, role="agent")
+        try:
+            proc = await asyncio.to_thread(box.spawn, list(argv), workspace=workspace, env=env,
+                                           log=log, network=network, writable=[home],
+                                           readonly=visible)
+        except Exception as exc:  # noqa: BLE001 - the SDK's errors: no image, engine refused
+            raise SetupError(f"cannot start the agent container ({image}): {exc}") from exc
+        try:
+            code = await asyncio.to_thread(proc.wait, timeout_s)
+        finally:
+            await asyncio.to_thread(proc.stop)
+    return code, log.text(), "", code is None

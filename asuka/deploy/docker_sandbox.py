@@ -74,8 +74,8 @@ class DockerSandbox:
     # a published port forwards to the container's interface, not to its loopback
     bind_host = "0.0.0.0"
 
-    def __init__(self, image: str = DEFAULT_IMAGE, client=None) -> None:
-        self.image = image
+    def __init__(self, image: str = DEFAULT_IMAGE, client=None, role: str = "deploy") -> None:
+        self.image, self.role = image, role  # role: a label, to find our containers
         self._client = client
 
     @property
@@ -87,16 +87,19 @@ class DockerSandbox:
         return self._client
 
     def spawn(self, argv: Sequence[str], *, workspace: Path, env, log: LogBuffer, network: bool,
-              writable: Sequence[Path] = (), expose_port: int | None = None) -> DockerProcess:
-        mounts = {os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "rw"}
-                  for p in [Path(workspace), *writable]}
+              writable: Sequence[Path] = (), readonly: Sequence[Path] = (),
+              expose_port: int | None = None) -> DockerProcess:
+        mounts = {os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "ro"}
+                  for p in readonly}
+        mounts.update({os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "rw"}
+                       for p in [Path(workspace), *writable]})
         # the host's PATH means nothing in the image
         environment = {k: v for k, v in env.items() if k != "PATH"}
         options = dict(
             image=self.image, command=list(argv), working_dir=os.path.realpath(workspace),
             environment=environment, volumes=mounts, detach=True, init=True,
             user=f"{os.getuid()}:{os.getgid()}", cap_drop=["ALL"],
-            security_opt=["no-new-privileges"], pids_limit=1024, labels={"asuka": "deploy"},
+            security_opt=["no-new-privileges"], pids_limit=1024, labels={"asuka": self.role},
         )
         if expose_port is not None:
             options["ports"] = {f"{expose_port}/tcp": (HOST, expose_port)}

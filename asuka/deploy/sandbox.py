@@ -97,9 +97,10 @@ class Sandbox(Protocol):
 
     def spawn(self, argv: Sequence[str], *, workspace: Path, env: Mapping[str, str],
               log: LogBuffer, network: bool, writable: Sequence[Path] = (),
-              expose_port: int | None = None) -> SandboxProcess:
-        """Start ``argv`` in ``workspace``. ``expose_port``: the step serves on that port and it
-        must be reachable from the host at 127.0.0.1 on the same port number."""
+              readonly: Sequence[Path] = (), expose_port: int | None = None) -> SandboxProcess:
+        """Start ``argv`` in ``workspace``; ``writable``/``readonly``: more host paths it may
+        see, at the same path. ``expose_port``: the step serves on that port and it must be
+        reachable from the host at 127.0.0.1 on the same port number."""
         ...
 
 
@@ -138,7 +139,8 @@ class LocalSandbox:
     name = "local"
     bind_host = "127.0.0.1"
 
-    def spawn(self, argv, *, workspace, env, log, network, writable=(), expose_port=None):
+    def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
+              expose_port=None):
         return LocalProcess(argv, Path(workspace), env, log)
 
 
@@ -187,7 +189,8 @@ class BwrapSandbox:
             cmd.append("--unshare-net")
         return cmd + ["--", *argv]
 
-    def spawn(self, argv, *, workspace, env, log, network, writable=(), expose_port=None):
+    def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
+              expose_port=None):
         writable = list(writable)
         on_stop = []
         if expose_port is not None and not network:
@@ -199,7 +202,8 @@ class BwrapSandbox:
                     str(script), str(sock), str(expose_port), *argv]
             forwarder = TcpToUnixForwarder(expose_port, sock)
             on_stop = [forwarder.stop, lambda: shutil.rmtree(relay_dir, ignore_errors=True)]
-        cmd = self.command(argv, workspace=workspace, network=network, writable=writable)
+        cmd = self.command(argv, workspace=workspace, network=network, writable=writable,
+                           readonly=readonly)
         try:
             return LocalProcess(cmd, Path(workspace), env, log, on_stop=on_stop)
         except BaseException:
