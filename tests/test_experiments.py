@@ -274,7 +274,13 @@ def test_llm_example_against_the_scripted_server(llm_server: ScriptedLLMServer, 
         tool_calls(("finish", {"summary": "the whole app"})),
         *[user_or_agent] * 6,  # only used if a loaded machine makes a check time out
     )
-    code, out = _asuka("sweep", EXPERIMENTS / "llm-example.yaml", "--bench", MINI,
+    # the bundled file judges with grounded hybrid; this script plays the code agent and the
+    # user, so the checks here are the scripted ones
+    exp = yaml.safe_load((EXPERIMENTS / "llm-example.yaml").read_text())
+    assert exp["ui"]["backend"] == "hybrid" and exp["ui"]["options"]["grounding"] == "llm"
+    exp["ui"] = "scripted"
+    (tmp_path / "llm-example.yaml").write_text(yaml.safe_dump(exp))
+    code, out = _asuka("sweep", tmp_path / "llm-example.yaml", "--bench", MINI,
                        "--out", tmp_path, "--run-id", "llm")
     assert code == 0, out
     (cell,) = [p.parent for p in (tmp_path / "llm").glob("*/cell.json")]

@@ -5,6 +5,7 @@ The report's numbers are checked against asuka.scoring applied directly to the r
 from __future__ import annotations
 
 import csv
+import html
 import json
 import math
 import re
@@ -26,7 +27,7 @@ from asuka.report.svg import COLORS, dag_svg
 from asuka.schema import DagSpec, Task
 from asuka.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
     status_counts
-from asuka.store import RunStore, read_json
+from asuka.store import VERDICTS_FILE, RunStore, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"
@@ -338,3 +339,34 @@ def test_workspace_diff(tmp_path):
     assert ("del", "-<h1>One</h1>") in lines and ("add", "+<h1>Two</h1>") in lines
     assert "+console.log(1)" in text and "binary or large file changed: img.png" in text
     assert workspace_diff(a, a) == []
+
+
+def test_html_viewer_shows_groundings(run_dir, tmp_path):
+    """A grounded verdict's page says what decided it, which locator missed, what the grounding
+    answered (and at what cost), and a wording judgement, each in the verdict's row."""
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    store = RunStore(run)
+    cell = sorted(store.cells())[0]
+    path = store.round_dir(cell, 1) / VERDICTS_FILE
+    ev = json.loads(path.read_text())
+    res = next(r for r in ev["results"].values() if r["verdicts"])
+    v = res["verdicts"][0]
+    v.update(status="pass", decided_by="grounded", locator="{role: button, name: /^calculate$/i}",
+             groundings=[{"kind": "locator", "step": 2, "original": "{label: /loan amount/i}",
+                          "grounded": "{label: /amount borrowed/i}", "reason": "same field",
+                          "model": "openai:fake-grounder", "tokens": 812, "cached": False,
+                          "outcome": "matched"},
+                         {"kind": "wording", "step": 4, "expected": "/no scenarios yet/i",
+                          "observed": "Nothing saved so far", "passed": True,
+                          "reason": "an empty state", "model": "openai:fake-grounder",
+                          "tokens": 95, "cached": True}])
+    path.write_text(json.dumps(ev))
+    build_report(run, ["html"], tmp_path / "rep")
+    page = (tmp_path / "rep" / "html" / "cells" / cell / "round-1.html").read_text()
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    for shown in ("grounded", "{label: /loan amount/i}", "{label: /amount borrowed/i}",
+                  "matched: same field", "openai:fake-grounder", "812", "groundings (2)",
+                  "observed Nothing saved so far : satisfies the criterion", "cached",
+                  "locator that matched nothing: {role: button, name: /^calculate$/i}"):
+        assert shown in text, shown
