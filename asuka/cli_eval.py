@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from asuka.schema import BenchTask, RoundEvaluation
+from asuka.vocabulary import PROTOCOLS
 
 console = Console()
 err = Console(stderr=True)
@@ -85,7 +86,7 @@ def register(app: typer.Typer) -> None:
 
         if (app_dir is None) == (url is None):
             raise typer.BadParameter("give the app's DIR or --url (one of them)")
-        if protocol not in ("dag", "flat", "full"):
+        if protocol not in PROTOCOLS:
             raise typer.BadParameter(f"unknown protocol {protocol!r}", param_hint="--protocol")
         root = bench or default_bench_dir()
         tasks, problems = load_bench(root, [task], drafts=True)

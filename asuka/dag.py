@@ -15,14 +15,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Literal
 
 import networkx as nx
 
 from asuka.schema import DagSpec, EvalTask, EvalTaskResult, RoundEvaluation, Task
+from asuka.vocabulary import PROTOCOLS, Protocol
 
-Protocol = Literal["dag", "flat", "full"]
-PROTOCOLS: tuple[str, ...] = ("dag", "flat", "full")
 Evaluator = Callable[[EvalTask], Awaitable[EvalTaskResult]]
 
 

@@ -24,10 +24,8 @@ from asuka.bench import _field as bench_field  # the benchmark validator's error
 from asuka.bench import _line_of as _line
 from asuka.loop import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
+from asuka.vocabulary import Protocol, Start, Verbosity
 
-Protocol = Literal["dag", "flat", "full"]
-Start = Literal["query", "prd"]
-Verbosity = Literal["low", "medium", "high"]
 
 
 def _budget(r: int) -> int:

@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -39,6 +39,7 @@ from asuka.schema import BenchTask
 from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
     weighted_task_pass_rate
 from asuka.store import WORKSPACE_DIR, RoundRecord, RunStore
+from asuka.vocabulary import Protocol, Start
 
 
 class CellSpec(BaseModel):
@@ -54,8 +55,8 @@ class CellSpec(BaseModel):
     user_options: dict[str, Any] = Field(default_factory=lambda: {"verbosity": "low"})
     rounds: int = Field(default=3, ge=1)
     threshold: float = Field(default=0.5, ge=0, le=1)
-    protocol: Literal["dag", "flat", "full"] = "dag"
-    start: Literal["query", "prd"] = "query"
+    protocol: Protocol = "dag"
+    start: Start = "query"
     seed: int = 0
     concurrency: int = Field(default=3, ge=1)
     max_retry: int = Field(default=3, ge=0)

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from asuka.vocabulary import CriterionStatus, DecidedBy, Protocol, TaskStatus
+
 TaskType = Literal["presence", "functionality", "robustness"]
 TASK_TYPES: tuple[str, ...] = ("presence", "functionality", "robustness")
 Category = Literal[
@@ -276,8 +278,6 @@ class BenchTask(BaseModel):
 
 # not_found: the check's locator found nothing (a naming miss, or the feature is absent; told
 # apart from a fail, where the element was found and showed the wrong thing)
-CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
-TaskStatus = Literal["passed", "failed", "skipped", "error"]
 
 
 class Verdict(BaseModel):
@@ -298,7 +298,7 @@ class Verdict(BaseModel):
     # which stage decided: the scripted check as written, the check re-run on grounded
     # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
     # verdicts, else "scripted".
-    decided_by: Literal["scripted", "grounded", "llm"] | None = None
+    decided_by: DecidedBy | None = None
 
     @model_validator(mode="after")
     def _default_decided_by(self) -> Verdict:
@@ -339,7 +339,7 @@ class RoundEvaluation(BaseModel):
     ``gated`` additionally holds the outcome the ``dag`` protocol would have produced on the same
     verdicts (for the DAG gap)."""
 
-    protocol: Literal["dag", "flat", "full"]
+    protocol: Protocol
     threshold: float
     results: dict[str, EvalTaskResult]
     gated: dict[str, EvalTaskResult] | None = None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.schema import BenchTask
 from asuka.usage import Usage
+from asuka.vocabulary import Start
 
 
 class RoundContext(BaseModel):
@@ -21,7 +22,7 @@ class RoundContext(BaseModel):
 
     bench_task: BenchTask
     round: int
-    start: Literal["query", "prd"] = "query"
+    start: Start = "query"
     workspace: Path
     feedback: str | None = None
     prd: str | None = None

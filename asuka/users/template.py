@@ -13,9 +13,10 @@ from asuka.dag import feedback_view
 from asuka.schema import RoundEvaluation, Task
 from asuka.users import registry
 from asuka.users.base import FeedbackResult, failures_for_feedback
+from asuka.vocabulary import VERBOSITIES
 
 DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "feedback_templates"
-VERBOSITY = ("low", "medium", "high")
+VERBOSITY = VERBOSITIES
 
 
 def _observed(reason: str, prefix: str | None = None) -> str:

@@ -1,0 +1,27 @@
+"""The words the roles share, declared once: protocols, start modes, verbosities, statuses.
+
+Every module that accepts or records one of these imports it from here, so a new protocol or
+status is added in one place (and ``typing.get_args`` of a Literal gives its tuple of values).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# how the DAG gates evaluation tasks (asuka.dag)
+Protocol = Literal["dag", "flat", "full"]
+PROTOCOLS: tuple[str, ...] = get_args(Protocol)
+
+# what the code agent starts from: the underspecified query, or the clarified PRD (PRD-1R)
+Start = Literal["query", "prd"]
+STARTS: tuple[str, ...] = get_args(Start)
+
+# how much the user says per failure
+Verbosity = Literal["low", "medium", "high"]
+VERBOSITIES: tuple[str, ...] = get_args(Verbosity)
+
+# one criterion's verdict, and one evaluation task's status (asuka.schema)
+CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
+TaskStatus = Literal["passed", "failed", "skipped", "error"]
+# which stage decided a verdict: the check as written, the check on grounded locators, an LLM
+DecidedBy = Literal["scripted", "grounded", "llm"]
