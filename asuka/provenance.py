@@ -37,6 +37,13 @@ SECRET_VALUE = re.compile(r"^(sk-|sk_|ghp_|gho_|xox[abp]-|AKIA)[A-Za-z0-9_-]{8,}
 def task_definition(bt: BenchTask) -> bytes:
     """The parsed task definition minus ``status`` and ``notes`` (editorial fields)."""
     definition = bt.task.model_dump(mode="json", exclude={"status", "notes"})
+    # shared contexts are what every task was proven under before the field existed: left out
+    # at that value, so those proofs stay valid; any task that changes it is proven again
+    if definition.pop("shared_context") is not True:
+        definition["shared_context"] = False
+    for et in definition["eval_tasks"]:
+        if et.get("shared_context") is True:
+            del et["shared_context"]
     return json.dumps(definition, sort_keys=True).encode()
 
 

@@ -188,6 +188,10 @@ class EvalTask(Strict):
     weight: int = Field(ge=1, le=5)
     capability: str | None = None
     core: bool = False
+    # true: the criteria run one after another in one browser context (storage carries over: a
+    # deliberate flow); false: each criterion is an independent test case in a fresh context
+    # (storage empty). None: the task's ``shared_context``.
+    shared_context: bool | None = None
     criteria: list[Criterion] = Field(min_length=1)
 
 
@@ -223,6 +227,17 @@ class Task(Strict):
     # draft: written but not yet proven by `asuka validate --mutants`; left out of "all tasks"
     # (runs, sweeps, stats) and loaded only when named
     status: Literal["ready", "draft"] = "ready"
+    # the default of its evaluation tasks' ``shared_context``. True (shared) is the behaviour
+    # the bundled tasks were proven under; a task migrated to independent criteria says false
+    # and is proven again. Once every task is, the default becomes false.
+    shared_context: bool = True
+
+    @model_validator(mode="after")
+    def _resolve_shared_context(self) -> Task:
+        for et in self.eval_tasks:
+            if et.shared_context is None:
+                et.shared_context = self.shared_context
+        return self
 
     def eval_task(self, eval_task_id: str) -> EvalTask:
         for et in self.eval_tasks:

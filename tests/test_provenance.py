@@ -138,3 +138,25 @@ def test_cells_without_provenance_warn_once(recorded, tmp_path):
     code, out = _asuka("report", run_dir, "--format", "md", "--out", tmp_path / "rep")
     assert code == 0, out
     assert " ".join(out.split()).count("provenance unknown for 4 cell(s)") == 1
+
+
+def test_shared_context_resolution_and_fingerprint() -> None:
+    """A task's shared_context is its evaluation tasks' default; the value every task was proven
+    under (shared) leaves the fingerprint as it was, any other value changes it."""
+    from asuka.schema import Task
+
+    (bt,) = load_tasks(Path(__file__).parent / "fixtures" / "bench", ["mini-todo"])
+    assert all(et.shared_context is True for et in bt.task.eval_tasks)
+    raw = bt.task.model_dump(mode="json", exclude={"shared_context"})
+    for et in raw["eval_tasks"]:
+        et.pop("shared_context")
+    same = Task.model_validate({**raw, "shared_context": True})
+    assert fingerprint(bt.model_copy(update={"task": same})) == fingerprint(bt)
+    raw["eval_tasks"][0]["shared_context"] = True  # a deliberate flow in a migrated task
+    migrated = Task.model_validate({**raw, "shared_context": False})
+    assert [et.shared_context for et in migrated.eval_tasks][:2] == [True, False]
+    assert fingerprint(bt.model_copy(update={"task": migrated})) != fingerprint(bt)
+    raw["eval_tasks"][0]["shared_context"] = False
+    other = Task.model_validate({**raw, "shared_context": False})
+    assert fingerprint(bt.model_copy(update={"task": other})) != fingerprint(
+        bt.model_copy(update={"task": migrated}))

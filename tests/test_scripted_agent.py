@@ -307,6 +307,19 @@ async def test_state_shared_within_a_task_not_across(relaxed: ScriptedSession) -
     assert r2.status == "passed", r2.verdicts
 
 
+async def test_independent_criteria_start_from_nothing(relaxed: ScriptedSession) -> None:
+    """shared_context false: each criterion is its own test case, in a fresh context."""
+    steps = ([{"goto": "/index.html"}, {"click": {"role": "button", "name": "Increment"}},
+              {"eval": "localStorage.getItem('count') === '1'"}],
+             [{"goto": "/index.html"}, {"eval": "localStorage.getItem('count') === null"},
+              {"expect_text": {"css": "#count", "value": "Count: 0"}}])
+    independent = task("ind", *steps).model_copy(update={"shared_context": False})
+    r = await relaxed.evaluate(independent)
+    assert r.status == "passed", r.verdicts
+    flow = await relaxed.evaluate(task("flow", *steps))  # shared: the count carried over
+    assert [v.status for v in flow.verdicts] == ["pass", "fail"], flow.verdicts
+
+
 async def test_stop_at_first_failure(server: Any, tmp_path: Path) -> None:
     """The mutant runs' mode: after the first failing criterion the rest are not run (a pass
     before it and an unverifiable criterion do not stop the task)."""

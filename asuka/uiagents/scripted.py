@@ -2,10 +2,12 @@
 
 Lifecycle. ``await ScriptedUIAgent(...).open(base_url, evidence_dir, data_dir)`` starts one
 browser for a whole evaluation and returns a ``ScriptedSession``. ``await session.evaluate(et)``
-runs one evaluation task in a fresh browser context (several may run concurrently on one
-session); its criteria run one after another, each on a new page of that context (so cookies and
-localStorage carry over between the criteria of a task, navigation does not). A check whose first
-step is not ``goto`` starts with an implicit ``goto /``. ``session.close()`` ends browser and
+runs one evaluation task (several may run concurrently on one session); its criteria run one
+after another, each an independent test case in a fresh browser context (no cookies, empty
+storage), or, when the task sets ``shared_context`` (a deliberate flow, and the default of the
+tasks proven before criteria were independent), each on a new page of one context of the task
+(cookies and localStorage carry over, navigation does not). A check whose first step is not
+``goto`` starts with an implicit ``goto /``. ``session.close()`` ends browser and
 Playwright. A browser that crashed is relaunched by the next ``evaluate``.
 
 Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
@@ -257,20 +259,28 @@ class ScriptedSession:
         ev = _Evidence()
         verdicts: list[Verdict] = []
         error: str | None = None
-        context = None
+        contexts: list[Any] = []  # the last one stays open for the screenshot
         last_page: list[Any] = [None]
         shot: str | None = None
+
+        async def new_context() -> Any:
+            if contexts:  # its pages go with it: the next criterion starts from nothing
+                last_page[0] = None
+                await _quietly(contexts.pop().close())
+            browser = await self._ensure_browser()
+            w, h = self.agent.viewport
+            context = await asyncio.wait_for(browser.new_context(
+                viewport={"width": w, "height": h}, ignore_https_errors=True),
+                PAGE_OPEN_TIMEOUT_S)
+            contexts.append(context)
+            context.set_default_timeout(self.agent.action_timeout_s * 1000)
+            context.set_default_navigation_timeout(self.agent.nav_timeout_s * 1000)
+            context.on("page", ev.attach)
+            return context
+
         try:
             try:
-                browser = await self._ensure_browser()
-                w, h = self.agent.viewport
-                context = await asyncio.wait_for(browser.new_context(
-                    viewport={"width": w, "height": h}, ignore_https_errors=True),
-                    PAGE_OPEN_TIMEOUT_S)
-                context.set_default_timeout(self.agent.action_timeout_s * 1000)
-                context.set_default_navigation_timeout(self.agent.nav_timeout_s * 1000)
-                context.on("page", ev.attach)
-                await self._run_criteria(context, eval_task, ev, verdicts, last_page, t0)
+                await self._run_criteria(new_context, eval_task, ev, verdicts, last_page, t0)
             except InfraError as exc:
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - browser crash, launch failure, ...
@@ -278,7 +288,7 @@ class ScriptedSession:
             if last_page[0] is not None:
                 shot = await self._screenshot(last_page[0], eval_task.id)
         finally:  # also when the caller cancels us
-            if context is not None:
+            for context in contexts:
                 await _quietly(context.close())
         if error is not None:
             done = {v.criterion_id for v in verdicts}
@@ -304,11 +314,15 @@ class ScriptedSession:
                               failed_requests=ev.requests),
         )
 
-    async def _run_criteria(self, context: Any, eval_task: EvalTask, ev: _Evidence,
+    async def _run_criteria(self, new_context: Any, eval_task: EvalTask, ev: _Evidence,
                             verdicts: list[Verdict], last_page: list[Any], t0: float) -> None:
+        """Each criterion in a fresh context (an independent test case) unless the task shares
+        one (a deliberate flow, ``shared_context``); either way on a new page."""
         a = self.agent
         clock = TaskClock(t0 + a.task_timeout_s)
         ctx: StepContext | None = None
+        shared = eval_task.shared_context is not False
+        context = await new_context() if shared else None
 
         async def fresh_page() -> Any:
             if last_page[0] is not None:
@@ -338,6 +352,8 @@ class ScriptedSession:
                 verdicts.append(not_run.model_copy(
                     update={"reason": NOT_RUN_AFTER_FAILURE}))
                 continue
+            if not shared:
+                context = await new_context()
             page = await fresh_page()
             if clock.deadline - time.monotonic() <= 0:
                 verdicts.append(not_run)
