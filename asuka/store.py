@@ -27,8 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from asuka.codeagents.base import AgentRoundResult
-from asuka.deploy import DeployResult
+from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
 
 
@@ -81,18 +80,6 @@ def write_json(path: Path, data: Any) -> None:
 
 def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-class RoundRecord(BaseModel):
-    """Everything the scorer and the report need from one finished round."""
-
-    round: int
-    evaluation: RoundEvaluation
-    agent: AgentRoundResult
-    deploy: DeployResult | None = None
-    feedback: str = ""
-    user: dict[str, Any] = {}  # the User backend's record of how it wrote the feedback
-    timings: dict[str, float] = {}
 
 
 class RunStore:

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.schema import BenchTask
-from asuka.usage import Usage
+from asuka.records import AgentRoundResult
 from asuka.vocabulary import Start
 
 
@@ -53,16 +53,6 @@ class RoundContext(BaseModel):
                     "No backend and no network access at run time.")
         return ("A user tested your web app and reports the following problems. Fix them in the "
                 f"project in the current directory.\n\n{self.feedback or ''}")
-
-
-class AgentRoundResult(BaseModel):
-    ok: bool = True
-    error: str | None = None
-    transcript: str = ""          # text log of what the agent did
-    usage: list[Usage] = Field(default_factory=list)
-    duration_s: float = 0.0
-    # backend-specific facts worth keeping (e.g. the simulator's feature states)
-    meta: dict = Field(default_factory=dict)
 
 
 @runtime_checkable

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field
 
-# external: already served elsewhere (`asuka eval --url`), nothing deployed
-DeployKind = Literal["static", "npm-build", "npm-start", "none", "external"]
+from asuka.records import DeployKind, DeployResult
+
+__all__ = ["DeployKind", "DeployResult", "DeployTimeouts"]
 
 
 class DeployTimeouts(BaseModel):
@@ -19,14 +18,3 @@ class DeployTimeouts(BaseModel):
     start: float = Field(60.0, gt=0)
     # after that, until GET / returns 200 (dev servers compile on the first request)
     health: float = Field(30.0, gt=0)
-
-
-class DeployResult(BaseModel):
-    ok: bool
-    kind: DeployKind
-    url: str | None = None
-    log: str = ""
-    timings: dict[str, float] = Field(default_factory=dict)
-    error: str | None = None
-    # extra facts for the run record: sandbox used, served directory, script run, port
-    meta: dict[str, str] = Field(default_factory=dict)

@@ -1,0 +1,53 @@
+"""What a round leaves behind, as the run store keeps it: the code agent's round, the deploy,
+the whole round record. These depend on no role: the store reads and writes them without
+importing the code agents or the deployer, and the roles produce them (``asuka.codeagents`` and
+``asuka.deploy`` re-export the types they return)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from asuka.schema import RoundEvaluation
+from asuka.usage import Usage
+
+# external: already served elsewhere (`asuka eval --url`), nothing deployed
+DeployKind = Literal["static", "npm-build", "npm-start", "none", "external"]
+
+
+class AgentRoundResult(BaseModel):
+    """One round of a code agent."""
+
+    ok: bool = True
+    error: str | None = None
+    transcript: str = ""          # text log of what the agent did
+    usage: list[Usage] = Field(default_factory=list)
+    duration_s: float = 0.0
+    # backend-specific facts worth keeping (e.g. the simulator's feature states)
+    meta: dict = Field(default_factory=dict)
+
+
+class DeployResult(BaseModel):
+    """One deployment of a round's workspace."""
+
+    ok: bool
+    kind: DeployKind
+    url: str | None = None
+    log: str = ""
+    timings: dict[str, float] = Field(default_factory=dict)
+    error: str | None = None
+    # extra facts for the run record: sandbox used, served directory, script run, port
+    meta: dict[str, str] = Field(default_factory=dict)
+
+
+class RoundRecord(BaseModel):
+    """Everything the scorer and the report need from one finished round."""
+
+    round: int
+    evaluation: RoundEvaluation
+    agent: AgentRoundResult
+    deploy: DeployResult | None = None
+    feedback: str = ""
+    user: dict[str, Any] = {}  # the User backend's record of how it wrote the feedback
+    timings: dict[str, float] = {}
