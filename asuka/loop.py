@@ -36,8 +36,7 @@ from asuka.evaluate import EvalSettings, evaluate_workspace
 from asuka.features import copy_data
 from asuka.provenance import cell_provenance, changed_parts
 from asuka.schema import BenchTask
-from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
-    weighted_task_pass_rate
+from asuka.scoring import Shape
 from asuka.store import WORKSPACE_DIR, RoundRecord, RunStore
 from asuka.vocabulary import Protocol, Start
 
@@ -234,10 +233,7 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,
                           deploy=outcome.deploy, feedback=fb.text, user=fb.meta,
                           timings={"agent_s": t_agent, **outcome.timings})
-        view = feedback_view(rec.evaluation)
-        store.finish_round(cell_id, rec,
-                           weighted_task_pass_rate(shape, passed_tasks(view)),
-                           weighted_criteria_pass_rate(shape, passed_criteria(view)))
+        store.finish_round(cell_id, rec, shape)
         history.append(rec)
         stopped_early = _all_passed(rec)
     return {"cell_id": cell_id, "status": "finished", "rounds_run": len(history),

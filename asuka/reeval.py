@@ -32,8 +32,7 @@ from asuka.loop import CellSpec
 from asuka.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
-from asuka.scoring import Shape, passed_criteria, passed_tasks, \
-    weighted_criteria_pass_rate, weighted_task_pass_rate
+from asuka.scoring import Shape
 from asuka.store import RoundRecord, RunStore
 from asuka.summary import summarize
 
@@ -115,9 +114,7 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent,
                           deploy=outcome.deploy, feedback=old_rec.feedback,
                           timings=outcome.timings)
-        view = feedback_view(rec.evaluation)
-        dest.finish_round(new_id, rec, weighted_task_pass_rate(shape, passed_tasks(view)),
-                          weighted_criteria_pass_rate(shape, passed_criteria(view)))
+        dest.finish_round(new_id, rec, shape)
         last = rec
     if scratch.exists():
         shutil.rmtree(scratch)

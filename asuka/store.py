@@ -27,8 +27,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from asuka.dag import feedback_view
 from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
+from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
+    weighted_task_pass_rate
 
 
 # Every file name of the run directory, in one place (nothing outside this module spells one).
@@ -235,8 +238,10 @@ class RunStore:
                         ignore=shutil.ignore_patterns("node_modules", ".git"))
         return dest
 
-    def finish_round(self, cell_id: str, rec: RoundRecord, task_pass: float | None = None,
-                     criteria_pass: float | None = None) -> None:
+    def finish_round(self, cell_id: str, rec: RoundRecord, shape: Shape | None = None) -> None:
+        """Write the round's files, then DONE (the round is resumable from here), and index it:
+        the weighted task and criteria pass rates of the protocol's view, given the task's
+        ``shape`` (without one the index leaves them empty)."""
         d = self.round_dir(cell_id, rec.round)
         write_json(d / VERDICTS_FILE, rec.evaluation)
         write_json(d / AGENT_FILE, rec.agent)
@@ -251,6 +256,11 @@ class RunStore:
         write_json(d / TIMINGS_FILE, rec.timings)
         (d / DONE_FILE).write_text(f"{time.time()}\n")
         res = rec.evaluation.results
+        task_pass = criteria_pass = None
+        if shape is not None:
+            view = feedback_view(rec.evaluation)
+            task_pass = weighted_task_pass_rate(shape, passed_tasks(view))
+            criteria_pass = weighted_criteria_pass_rate(shape, passed_criteria(view))
         with closing(self._db()) as db:
             db.execute(
                 "insert or replace into rounds values (?,?,?,?,?,?,?,?,?)",
