@@ -12,7 +12,7 @@ import pytest
 
 from asuka.bench import load_tasks
 from asuka.codeagents.base import RoundContext
-from asuka.codeagents.cli import CLICodeAgent
+from asuka.codeagents.agent_cli import CLICodeAgent
 from asuka.codeagents.sealed import resolve_sandbox
 from asuka.codeagents.tools import run_sandboxed
 from asuka.deploy import Deployer, bwrap_usable

@@ -15,7 +15,7 @@ import pytest
 
 from asuka.bench import load_tasks
 from asuka.codeagents.base import RoundContext
-from asuka.codeagents.cli import CLICodeAgent
+from asuka.codeagents.agent_cli import CLICodeAgent
 from asuka.codeagents.llm import LLMCodeAgent
 from asuka.codeagents.sealed import resolve_sandbox
 from asuka.deploy import Deployer, bwrap_usable

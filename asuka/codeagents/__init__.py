@@ -8,7 +8,7 @@ registry: Registry[CodeAgent] = Registry(
     lazy={
         "sim": "asuka.codeagents.sim",
         "llm": "asuka.codeagents.llm",
-        "cli": "asuka.codeagents.cli",
+        "cli": "asuka.codeagents.agent_cli",
         "replay": "asuka.codeagents.replay",
         "dir": "asuka.codeagents.directory",
     },

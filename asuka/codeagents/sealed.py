@@ -6,7 +6,7 @@ files of its own program read-only, and nothing else of the host: not the run st
 other rounds, other cells), not the benchmark (tasks, reference apps, checks, PRDs, DAGs), not
 the user's home. It has its own pid namespace (killing the sandbox kills every process in it)
 and the network only when it asks for it (an agent CLI calls its model; a shell tool does not).
-Its environment comes from an allowlist (see ``asuka.codeagents.cli``): no key but its own.
+Its environment comes from an allowlist (see ``asuka.codeagents.agent_cli``): no key but its own.
 
 Sandbox names: ``auto`` (bwrap when it works here, else docker when an engine answers),
 ``bwrap``, ``docker`` (a throwaway container per round through the Docker SDK, the same backend
