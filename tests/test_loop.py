@@ -105,7 +105,7 @@ def _numbers(summary: dict) -> list:
 @pytest.mark.timeout(1200)  # three runs of the loop in subprocesses
 def test_resume_after_kill9_matches_uninterrupted_run(tmp_path):
     args = ["run", "--bench", str(MINI), "--task", "mini-todo", "--profile", "weak",
-            "--rounds", "3", "--seed", "3", "--out", str(tmp_path), *PATIENT_ARGS]
+            "--rounds", "2", "--seed", "3", "--out", str(tmp_path), *PATIENT_ARGS]
     full = _asuka(*args, "--run-id", "straight")
     out, _ = full.communicate(timeout=600)
     assert full.returncode == 0, out

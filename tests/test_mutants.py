@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from asuka.bench import load_tasks
 from asuka.cli import app
 from asuka.deploy import Deployer
-from asuka.mutants import MutantResult, TaskMutantReport, check_task
+from asuka.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
 from asuka.proof import proof_state, write_proof
 from asuka.uiagents import get as get_ui_agent
 
@@ -96,8 +96,11 @@ async def test_mutants_catch_a_lying_feature_map(tmp_path: Path) -> None:
     yaml_path.write_text(text)
     (bt,) = load_tasks(bench, ["mini-todo"])
     lines: list[str] = []
-    report = await check_task(bt, get_ui_agent("scripted", **PATIENT), Deployer(),
-                              concurrency=2, log=lines.append)
+    # the two lying features, as `validate --mutants` runs them (the other mutants of mini-todo
+    # are the honest test's)
+    report = await check_task(bt, get_ui_agent("scripted", **{**MUTANT_UI_DEFAULTS, **PATIENT}),
+                              Deployer(), concurrency=2, features=["heading", "add"],
+                              log=lines.append)
     assert not report.ok
     # each problem is logged right after its mutant's line, not only in the final summary
     at = lines.index(next(x for x in lines if "] heading missing: 1 problem(s)" in x))

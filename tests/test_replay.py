@@ -30,7 +30,7 @@ def _statuses(store: RunStore, cell_id: str) -> list[dict[str, str]]:
 async def test_replay_reproduces_a_recorded_run(tmp_path: Path) -> None:
     (bt,) = load_tasks(MINI, ["mini-todo"])
     source = RunStore(tmp_path / "source")
-    original = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=3, seed=3,
+    original = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=2, seed=3,
                         ui_options=PATIENT)
     await run_cell(original, bt, source, Deployer())
     recorded = _statuses(source, original.cell_id)
