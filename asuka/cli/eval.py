@@ -77,10 +77,10 @@ def register(app: typer.Typer) -> None:
         import time
 
         from asuka.bench import default_bench_dir, load_bench
-        from asuka.cli import _parse_opts
+        from asuka.cli._common import parse_opts
         from asuka.deploy import Deployer, ExternalDeployer
         from asuka.loop import CellSpec, run_cell
-        from asuka.cli_experiments import before_running
+        from asuka.cli.experiments import before_running
         from asuka.runner import save_run_config
         from asuka.store import RunStore
 
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[red]error[/red] {escape(str(p))}", highlight=False)
             raise typer.Exit(1)
         (bt,) = tasks
-        ui_options = _parse_opts(ui_opt or [], "--ui-opt")
+        ui_options = parse_opts(ui_opt or [], "--ui-opt")
         if ui in ("browser-use", "hybrid"):
             if not ui_model:
                 raise typer.BadParameter(f"--ui {ui} needs --ui-model", param_hint="--ui-model")

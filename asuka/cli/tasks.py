@@ -1,4 +1,4 @@
-"""The ``asuka`` command: a thin layer over the modules (each command mirrors a Python API)."""
+"""``asuka validate``, ``asuka stats``, ``asuka preview``: the benchmark itself."""
 
 from __future__ import annotations
 
@@ -9,23 +9,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from asuka.bench import default_bench_dir, load_bench
+from asuka.bench import load_bench
+from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts, pct
 from asuka.stats import PAPER, bench_stats
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Asuka: closed-loop, multi-round benchmark of code agents on web apps.")
-console = Console()
-err = Console(stderr=True)
 
-BenchOpt = Annotated[Path | None, typer.Option(
-    "--bench", help="Benchmark directory with tasks/, prds/, dags/ (default: the bundled one).")]
-
-
-def _bench(bench: Path | None) -> Path:
-    return bench if bench is not None else default_bench_dir()
-
-
-@app.command()
 def validate(
     ids: Annotated[list[str] | None, typer.Argument(help="Task ids (default: all).")] = None,
     bench: BenchOpt = None,
@@ -52,7 +40,7 @@ def validate(
         "--strict-markup", help="Make those markup and wording warnings errors (exit 1).")] = False,
 ) -> None:
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
-    root = _bench(bench)
+    root = bench_dir(bench)
     tasks, problems = load_bench(root, ids, drafts=drafts or not mutants)
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
@@ -99,7 +87,7 @@ def validate(
                 return
         try:
             ok = check_mutants_cli(tasks, concurrency=concurrency, console=console,
-                                   ui_options=_parse_opts(ui_opt or [], "--ui-opt"),
+                                   ui_options=parse_opts(ui_opt or [], "--ui-opt"),
                                    features=feature)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--feature") from None
@@ -123,23 +111,7 @@ def _print_proofs(tasks: list) -> None:
                   highlight=False, soft_wrap=True)
 
 
-def _parse_opts(pairs: list[str], flag: str = "--agent-opt") -> dict:
-    import yaml
 
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint=flag)
-        out[key] = yaml.safe_load(value)
-    return out
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-@app.command()
 def stats(
     ids: Annotated[list[str] | None, typer.Argument(help="Task ids (default: all).")] = None,
     bench: BenchOpt = None,
@@ -149,7 +121,7 @@ def stats(
         "--per-task", help="Also one row per task, with its proof state.")] = False,
 ) -> None:
     """Benchmark statistics (paper §3.3), beside the paper's."""
-    tasks, problems = load_bench(_bench(bench), ids, drafts=drafts)
+    tasks, problems = load_bench(bench_dir(bench), ids, drafts=drafts)
     if problems:
         for p in problems:
             err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
@@ -177,14 +149,14 @@ def stats(
          str(PAPER["criteria_per_eval_task"])),
     ]
     for t, share in s.types.items():
-        rows.append((f"type: {t}", _pct(share), _pct(PAPER["types"][t])))
+        rows.append((f"type: {t}", pct(share), pct(PAPER["types"][t])))
     rows += [
         ("weight mean", f"{s.weight_mean:.2f}", str(PAPER["weight_mean"])),
         ("DAG depth mean", f"{s.dag_depth_mean:.1f}", str(PAPER["dag_depth_mean"])),
         ("DAG depth max", str(s.dag_depth_max), str(PAPER["dag_depth_max"])),
     ]
     for c, share in s.categories.items():
-        rows.append((f"category: {c}", _pct(share), _pct(PAPER["categories"][c])))
+        rows.append((f"category: {c}", pct(share), pct(PAPER["categories"][c])))
     for r in rows:
         table.add_row(*r)
     console.print(table)
@@ -210,7 +182,6 @@ def _per_task_table(tasks: list) -> Table:
     return table
 
 
-@app.command()
 def preview(
     task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id.")],
     missing: Annotated[list[str] | None, typer.Option(
@@ -230,7 +201,7 @@ def preview(
 
     from asuka import preview as pv
 
-    tasks, problems = load_bench(_bench(bench), [task_id], drafts=True)
+    tasks, problems = load_bench(bench_dir(bench), [task_id], drafts=True)
     if problems:
         for p in problems:
             err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
@@ -258,116 +229,6 @@ def preview(
         raise typer.Exit(1) from exc
 
 
-@app.command()
-def run(
-    task: Annotated[list[str] | None, typer.Option("--task", "-t",
-                    help="Task id (repeatable; default: every bundled task).")] = None,
-    agent: Annotated[str, typer.Option(help="Code agent backend: sim, llm, cli, replay.")] = "sim",
-    profile: Annotated[list[str] | None, typer.Option(
-        "--profile", "-p", help="Sim profile (repeatable; default: weak and strong).")] = None,
-    model: Annotated[str | None, typer.Option(help="Model of the code agent (llm, cli), e.g. "
-                                              "openai:gpt-4o-mini or "
-                                              "openai:qwen@http://127.0.0.1:8000/v1.")] = None,
-    tool: Annotated[str | None, typer.Option(help="CLI agent for --agent cli: claude-code, "
-                                             "openhands, aider, codex, opencode.")] = None,
-    agent_opt: Annotated[list[str] | None, typer.Option(
-        "--agent-opt", help="Extra code-agent option KEY=VALUE (repeatable, YAML values).")] = None,
-    ui: Annotated[str, typer.Option(help="UI agent: scripted, browser-use, hybrid.")] = "scripted",
-    ui_opt: Annotated[list[str] | None, typer.Option(
-        "--ui-opt", help="Extra UI-agent option KEY=VALUE (repeatable), e.g. "
-                         "assert_timeout_s=3.")] = None,
-    ui_model: Annotated[str | None, typer.Option(
-        help="Model of an LLM UI agent (default: --model).")] = None,
-    user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
-    user_model: Annotated[str | None, typer.Option(
-        help="Model of the llm user (default: --model).")] = None,
-    verbosity: Annotated[str, typer.Option(help="Feedback verbosity: low, medium, high.")] = "low",
-    rounds: Annotated[int, typer.Option(min=1, help="Round budget.")] = 3,
-    threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
-                                             help="Soft-satisfaction threshold T.")] = 0.5,
-    protocol: Annotated[str, typer.Option(help="dag, flat or full.")] = "dag",
-    start: Annotated[str, typer.Option(help="query, or prd (the PRD-1R baseline).")] = "query",
-    seed: Annotated[int, typer.Option(help="Seed (the simulator is deterministic in it).")] = 0,
-    out: Annotated[Path, typer.Option(help="Directory that holds runs.")] = Path("runs"),
-    run_id: Annotated[str | None, typer.Option(
-        help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Browser contexts at once.")] = 3,
-    cells: Annotated[int, typer.Option(min=1, help="Cells run at once.")] = 1,
-    unsandboxed_agents: Annotated[bool, typer.Option(
-        "--unsandboxed-agents", help="Where no sandbox can be had, run agent processes (cli "
-                                     "agents, the llm agent's shell) unsealed: they can then "
-                                     "read everything you can. Recorded in the run.")] = False,
-    bench: BenchOpt = None,
-) -> None:
-    """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
-    3 rounds x T=0.5), then a Table-1-style summary."""
-    from asuka.loop import CellSpec, with_unsandboxed_agents
-    from asuka.cli_experiments import before_running
-    from asuka.progress import CellProgress
-    from asuka.runner import new_run_id, save_run_config, table1
-    from asuka.sweep import run_sweep
-    from asuka.store import RunStore
-
-    root = _bench(bench)
-    tasks, problems = load_bench(root, task)
-    if problems:
-        for p in problems:
-            err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
-        raise typer.Exit(1)
-    if protocol not in ("dag", "flat", "full"):
-        raise typer.BadParameter(f"unknown protocol {protocol!r}", param_hint="--protocol")
-    if start not in ("query", "prd"):
-        raise typer.BadParameter(f"unknown start mode {start!r}", param_hint="--start")
-    extra = _parse_opts(agent_opt or [])
-    if agent == "sim":
-        variants = [{"profile": p, **extra} for p in (profile or ["weak", "strong"])]
-    else:
-        variants = [{**({"model": model} if model else {}), **({"tool": tool} if tool else {}),
-                     **extra}]
-    ui_options: dict = _parse_opts(ui_opt or [], "--ui-opt")
-    if ui in ("browser-use", "hybrid"):
-        if not (ui_model or model):
-            raise typer.BadParameter(f"--ui {ui} needs --ui-model (or --model)",
-                                     param_hint="--ui-model")
-        ui_options["model"] = ui_model or model
-    user_options: dict = {"verbosity": verbosity}
-    if user == "llm":
-        if not (user_model or model):
-            raise typer.BadParameter("--user llm needs --user-model (or --model)",
-                                     param_hint="--user-model")
-        user_options["model"] = user_model or model
-    specs = [CellSpec(task=t.id, agent=agent, agent_options=opts, ui=ui, ui_options=ui_options,
-                      user=user, user_options=user_options,
-                      rounds=rounds, threshold=threshold, protocol=protocol, start=start,
-                      seed=seed, concurrency=concurrency)
-             for opts in variants for t in tasks]
-    if unsandboxed_agents:
-        specs = [with_unsandboxed_agents(s) for s in specs]
-    before_running(specs)
-    rid = run_id or new_run_id()
-    store = RunStore(out / rid)
-    save_run_config(store, specs, root)
-    console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each")
-    with CellProgress(specs, store, console) as bars:
-        summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=cells,
-                            on_round=bars.on_round, on_done=bars.on_done)
-    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
-    for c in summary.get("failed_cells", []):
-        err.print(f"[red]cell failed[/red] ({c['kind']} error, not scored) {c['cell_id']}: "
-                  f"{c['reason']}", highlight=False, soft_wrap=True)
-    console.print(f"run directory: {store.root}")
-    console.print(f"summary: {store.root / 'summary.json'}")
-    if summary.get("failed_cells"):
-        raise typer.Exit(1)
-
-
-from asuka.cli_experiments import register as _register_experiments; _register_experiments(app)  # noqa: E402, E702, I001
-from asuka.cli_eval import register as _register_eval; _register_eval(app)  # noqa: E402, E702, I001
-
-
-def main() -> None:  # pragma: no cover - console entry point
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    app()
+def register(app: typer.Typer) -> None:
+    for fn in (validate, stats, preview):
+        app.command()(fn)

@@ -1,0 +1,3 @@
+from asuka.cli import app
+
+app()
