@@ -23,7 +23,7 @@ import sqlite3
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -85,7 +85,40 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@runtime_checkable
+class CellRecorder(Protocol):
+    """The lifecycle of a cell's record, as the loop drives it: another backend (a database, an
+    object store) implements these and the loop runs unchanged. Resume rests on two of them:
+    ``completed_rounds`` (rounds whose record is complete; a partial one is set aside) and
+    ``is_finished`` (the final record exists)."""
+
+    def start_cell(self, cell_id: str, spec: dict) -> None:
+        """Record the cell's settings; refuse other settings under the same id."""
+        ...
+
+    def completed_rounds(self, cell_id: str) -> int: ...
+
+    def begin_round(self, cell_id: str, r: int) -> Path:
+        """Where the round's files go; refuse to overwrite a complete round."""
+        ...
+
+    def snapshot_workspace(self, cell_id: str, r: int, workspace: Path) -> Path: ...
+
+    def finish_round(self, cell_id: str, rec: RoundRecord, shape: Shape | None = None) -> None:
+        """The round's record, complete (from here on the round is never redone)."""
+        ...
+
+    def fail_cell(self, cell_id: str, reason: str, kind: str = "setup",
+                  round: int | None = None) -> None: ...
+
+    def finish_cell(self, cell_id: str, result: dict) -> None: ...
+
+    def is_finished(self, cell_id: str) -> bool: ...
+
+
 class RunStore:
+    """The run directory on disk (``CellRecorder`` and the typed readers of every record)."""
+
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
