@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-# how the DAG gates evaluation tasks (asuka.dag)
+# how the DAG gates evaluation tasks (asuka.protocol.dag)
 Protocol = Literal["dag", "flat", "full"]
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 

@@ -42,12 +42,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from asuka import uiagents  # noqa: E402
-from asuka.bench import load_tasks  # noqa: E402
+from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
-from asuka.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
-from asuka.features import copy_data, materialize  # noqa: E402
-from asuka.loop import CellSpec, run_cell  # noqa: E402
-from asuka.store import RunStore  # noqa: E402
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
+from asuka.benchmark.features import copy_data, materialize  # noqa: E402
+from asuka.loop.cell import CellSpec, run_cell  # noqa: E402
+from asuka.results.store import RunStore  # noqa: E402
 from tests.llm_server import (  # noqa: E402
     Recorded,
     ScriptedLLMServer,
@@ -151,7 +151,7 @@ def ui_options(mode: str) -> dict:
 
 
 async def corpus_main(ids: list[str], fail_every: int, modes: list[str]) -> None:
-    from asuka.corpus import CORPUS_DIR, corpus_tasks
+    from asuka.benchmark.corpus import CORPUS_DIR, corpus_tasks
 
     tasks = load_tasks(ROOT, ids or corpus_tasks())
     server = ScriptedLLMServer(estimate_usage=True).start()

@@ -1,5 +1,5 @@
 """Agreement of the scripted checks with hand-made labels on the corpus of independent
-implementations (tests/fixtures/foreign/, see asuka/corpus.py): per task, the share of
+implementations (tests/fixtures/foreign/, see asuka/benchmark/corpus.py): per task, the share of
 criteria whose verdict on the corpus app matches its label, and every disagreement.
 
     .venv/bin/python benchmarks/foreign_agreement.py [TASK ...] [--write]
@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from pathlib import Path
 
-from asuka.bench import default_bench_dir, load_bench
-from asuka.corpus import AGREEMENT_FILE, CORPUS_DIR, agreement, corpus_tasks, evaluate_entry, \
-    fingerprint, load_labels
+from asuka.benchmark.loading import default_bench_dir, load_bench
+from asuka.benchmark.corpus import (
+    AGREEMENT_FILE, CORPUS_DIR, agreement, corpus_tasks, evaluate_entry, fingerprint,
+    load_labels
+)
 
 
 async def main() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.base import RoundContext
 from asuka.codeagents.agent_cli import CLICodeAgent
 from asuka.codeagents.llm import LLMCodeAgent
@@ -21,8 +21,8 @@ from asuka.codeagents.sealed import resolve_sandbox
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.errors import SetupError
 from asuka.llm import ModelSpec
-from asuka.loop import CellSpec, live_cell_dir, run_cell
-from asuka.store import RunStore
+from asuka.loop.cell import CellSpec, live_cell_dir, run_cell
+from asuka.results.store import RunStore
 from tests.llm_server import ScriptedLLMServer, llm_server, tool_calls  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,16 +18,16 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.codeagents.base import AgentRoundResult
-from asuka.loop import CellSpec
-from asuka.provenance import cell_provenance
+from asuka.loop.cell import CellSpec
+from asuka.results.provenance import cell_provenance
 from asuka.report.aggregate import SIMULATED_NOTE
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
-from asuka.scoring import Shape, mean_ci, round_metrics, status_counts
-from asuka.store import RoundRecord, RunStore, read_json
-from asuka.summary import summarize, summary_table
+from asuka.results.scoring import Shape, mean_ci, round_metrics, status_counts
+from asuka.results.store import RoundRecord, RunStore, read_json
+from asuka.results.summary import summarize, summary_table
 from asuka.usage import Usage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import copy
 import pytest
 from typer.testing import CliRunner
 
-from asuka.bench import load_bench
+from asuka.benchmark.loading import load_bench
 from asuka.cli import app
 from tests.benchkit import TASK, write_bench
 
@@ -166,7 +166,7 @@ def test_bundled_benchmark_is_valid(ids):
 def test_every_ready_bundled_task_is_proven():
     """A task leaves draft only with a current proof.json (docs/authoring-tasks.md): an edit to a
     ready task's checks, reference or data without re-proving it shows up here."""
-    from asuka.proof import proof_state
+    from asuka.benchmark.proof import proof_state
 
     tasks, problems = load_bench(None)
     assert not problems, "\n".join(map(str, problems))
@@ -180,7 +180,7 @@ def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
 
     from typer.testing import CliRunner
 
-    from asuka.bench import load_bench
+    from asuka.benchmark.loading import load_bench
     from asuka.cli import app
 
     bench = tmp_path / "bench"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from asuka.features import materialize
+from asuka.benchmark.features import materialize
 from tests.llm_server import (
     Recorded,
     ScriptedLLMServer,
@@ -100,10 +100,10 @@ async def test_llm_agent_two_round_loop_on_a_bundled_task(llm_server: ScriptedLL
                                                           tmp_path: Path) -> None:
     """The built-in code agent on loan-calculator: round 1 it writes the app without input
     validation, the template user reports exactly that, round 2 it writes the whole app."""
-    from asuka.bench import load_tasks
+    from asuka.benchmark.loading import load_tasks
     from asuka.deploy import Deployer
-    from asuka.loop import CellSpec, run_cell
-    from asuka.store import RunStore
+    from asuka.loop.cell import CellSpec, run_cell
+    from asuka.results.store import RunStore
 
     (bt,) = load_tasks(ROOT, ["loan-calculator"])
     states = {name: "ok" for name in bt.task.features}

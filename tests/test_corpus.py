@@ -1,4 +1,4 @@
-"""The corpus of independent implementations (asuka/corpus.py) and `asuka eval`: apps written
+"""The corpus of independent implementations (asuka/benchmark/corpus.py) and `asuka eval`: apps written
 from a task's PRD alone are judged on behaviour, and the recorded agreement figures are current."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka.bench import default_bench_dir, load_bench
+from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.cli import app
-from asuka.corpus import AGREEMENT_FILE, CORPUS_DIR, CorpusError, agreement, corpus_tasks, \
-    fingerprint, load_labels
+from asuka.benchmark.corpus import (
+    AGREEMENT_FILE, CORPUS_DIR, CorpusError, agreement, corpus_tasks, fingerprint, load_labels
+)
 from asuka.schema import EvalTaskResult, RoundEvaluation, Verdict
-from asuka.store import RunStore
+from asuka.results.store import RunStore
 
 runner = CliRunner()
 TARGET = 0.95  # issue #14: verdicts on a corpus app match its labels for >= 95% of criteria

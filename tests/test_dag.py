@@ -6,7 +6,9 @@ import asyncio
 
 import pytest
 
-from asuka.dag import CriterionDag, CycleError, apply_gating, executed_failures, run_protocol
+from asuka.protocol.dag import (
+    CriterionDag, CycleError, apply_gating, executed_failures, run_protocol
+)
 from asuka.schema import EvalTaskResult, Task, Verdict
 from asuka.users.base import failures_for_feedback
 

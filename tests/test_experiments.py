@@ -16,14 +16,14 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.experiments import REPEAT_STRIDE, ExperimentError, expand, load_experiment, \
+from asuka.loop.experiments import REPEAT_STRIDE, ExperimentError, expand, load_experiment, \
     parse_experiment
-from asuka.features import materialize
+from asuka.benchmark.features import materialize
 from asuka.report.data import load_run
-from asuka.scoring import dag_gap, round_metrics
-from asuka.store import RunStore
+from asuka.results.scoring import dag_gap, round_metrics
+from asuka.results.store import RunStore
 from tests.llm_server import ScriptedLLMServer, text, tool_calls
 from tests.llm_server import llm_server  # noqa: F401 - fixture
 
@@ -320,8 +320,8 @@ def test_ray_executor_reports_failures_per_cell(tmp_path, mini):
     """A local Ray instance: the JSON hand-over to the worker, a failing cell reported with its
     error while the other finishes, and Ray shut down afterwards."""
     import ray
-    from asuka.sweep import run_sweep
-    from asuka.loop import CellSpec
+    from asuka.loop.sweep import run_sweep
+    from asuka.loop.cell import CellSpec
 
     good = CellSpec(task="mini-todo", agent_options={"profile": "perfect"}, rounds=1)
     bad = CellSpec(task="mini-todo", agent_options={"profile": "no-such-profile"}, rounds=1)

@@ -13,7 +13,7 @@ import pytest
 # imported before any test points tempfile at its scratch folder (see tests/test_browser_use.py)
 import asuka.uiagents.browser_use  # noqa: F401
 from asuka import uiagents
-from asuka.evaluate import artifact_hash
+from asuka.protocol.evaluate import artifact_hash
 from asuka.llm import ModelSpec
 from asuka.schema import EvalTask, EvalTaskResult, RoundEvaluation, Task
 from asuka.uiagents.grounding import GroundingReply, trim_snapshot

@@ -7,9 +7,9 @@ import copy
 import yaml
 from typer.testing import CliRunner
 
-from asuka.bench import load_bench
+from asuka.benchmark.loading import load_bench
 from asuka.cli import app
-from asuka.lint_markup import (eval_names, lint_bench_task, lint_task, selector_names,
+from asuka.benchmark.lint_markup import (eval_names, lint_bench_task, lint_task, selector_names,
                                summary_line, wordy)
 from asuka.schema import Task
 from tests.benchkit import TASK, write_bench

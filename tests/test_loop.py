@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.sim import failing_tasks
 from asuka.deploy import Deployer
-from asuka.loop import CellSpec, run_cell
-from asuka.store import RunStore
+from asuka.loop.cell import CellSpec, run_cell
+from asuka.results.store import RunStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka import preview
-from asuka.bench import load_bench
+from asuka.benchmark import preview
+from asuka.benchmark.loading import load_bench
 from asuka.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.proof import fingerprint
-from asuka.provenance import PARTS, REDACTED, cell_provenance, changed_parts
-from asuka.store import RunStore, write_json
+from asuka.benchmark.proof import fingerprint
+from asuka.results.provenance import PARTS, REDACTED, cell_provenance, changed_parts
+from asuka.results.store import RunStore, write_json
 from tests.test_aggregation import ALL, cell_spec, copy_bench, evaluation, record_cell
 
 runner = CliRunner()

@@ -29,7 +29,7 @@ def test_every_public_name_resolves() -> None:
 
 def test_import_is_light() -> None:
     code = ("import sys, asuka; heavy = [m for m in ('playwright', 'openai', 'anthropic', "
-            "'asuka.loop', 'scipy') if m in sys.modules]; print(heavy)")
+            "'asuka.loop.cell', 'scipy') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout.strip()
     assert out == "[]", out

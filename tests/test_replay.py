@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from asuka import codeagents
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.replay import ReplayError
 from asuka.deploy import Deployer
-from asuka.loop import CellSpec, run_cell
-from asuka.store import RunStore
+from asuka.loop.cell import CellSpec, run_cell
+from asuka.results.store import RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "fixtures" / "bench"

@@ -1,6 +1,6 @@
 """`asuka report` and `asuka export` on a real run of two mini tasks; the HTML viewer in Chromium.
 
-The report's numbers are checked against asuka.scoring applied directly to the run store."""
+The report's numbers are checked against asuka.results.scoring applied directly to the run store."""
 
 from __future__ import annotations
 
@@ -16,18 +16,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.dag import CriterionDag, apply_gating, feedback_view
+from asuka.protocol.dag import CriterionDag, apply_gating, feedback_view
 from asuka.report import build_report
 from asuka.report.data import load_run
 from asuka.report.export import COLUMNS
 from asuka.report.html import workspace_diff
 from asuka.report.svg import COLORS, dag_svg
 from asuka.schema import DagSpec, Task
-from asuka.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
+from asuka.results.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
     status_counts
-from asuka.store import VERDICTS_FILE, RunStore, read_json
+from asuka.results.store import VERDICTS_FILE, RunStore, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"

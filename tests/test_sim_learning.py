@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from asuka.bench import load_tasks
+from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.base import RoundContext
 from asuka.codeagents.sim import SimCodeAgent, failing_tasks, load_profile, named_tasks
 from asuka.schema import BenchTask, DagSpec, EvalTaskResult, RoundEvaluation, Task, Verdict

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from asuka.bench import default_bench_dir
+from asuka.benchmark.loading import default_bench_dir
 
 console = Console()
 err = Console(stderr=True)

@@ -76,13 +76,13 @@ def register(app: typer.Typer) -> None:
         writes verdicts, evidence and the feedback the user would give."""
         import time
 
-        from asuka.bench import default_bench_dir, load_bench
+        from asuka.benchmark.loading import default_bench_dir, load_bench
         from asuka.cli._common import parse_opts
         from asuka.deploy import Deployer, ExternalDeployer
-        from asuka.loop import CellSpec, run_cell
+        from asuka.loop.cell import CellSpec, run_cell
         from asuka.cli.experiments import before_running
-        from asuka.runner import save_run_config
-        from asuka.store import RunStore
+        from asuka.loop.runner import save_run_config
+        from asuka.results.store import RunStore
 
         if (app_dir is None) == (url is None):
             raise typer.BadParameter("give the app's DIR or --url (one of them)")

@@ -1,6 +1,6 @@
 """The experiment commands of ``asuka``: sweep, reeval, report, export.
 
-Thin over asuka.experiments, asuka.reeval and asuka.report; ``register(app)`` adds them."""
+Thin over asuka.loop.experiments, asuka.loop.reeval and asuka.report; ``register(app)`` adds them."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeElapsedColumn
 
-from asuka.loop import CellSpec
-from asuka.store import RunStore
+from asuka.loop.cell import CellSpec
+from asuka.results.store import RunStore
 
 console = Console()
 err = Console(stderr=True)
@@ -39,7 +39,7 @@ def _notices(lines: Sequence[str]) -> None:
 def before_running(specs: Sequence[CellSpec]) -> None:
     """Every configuration's setup checked before the first cell (exit 2, nothing written, on a
     problem), and the one warning about judging real agents by scripted checks alone."""
-    from asuka.runner import preflight_specs, scripted_warning
+    from asuka.loop.runner import preflight_specs, scripted_warning
 
     problems = preflight_specs(list(specs))
     if problems:
@@ -84,12 +84,12 @@ def sweep(
                                      "unsealed (recorded in the run).")] = False,
 ) -> None:
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
-    from asuka.bench import load_bench
-    from asuka.experiments import ExperimentError, expand, load_experiment
-    from asuka.loop import with_unsandboxed_agents
-    from asuka.progress import CellProgress
-    from asuka.sweep import run_sweep
-    from asuka.runner import new_run_id, save_run_config, table1
+    from asuka.benchmark.loading import load_bench
+    from asuka.loop.experiments import ExperimentError, expand, load_experiment
+    from asuka.loop.cell import with_unsandboxed_agents
+    from asuka.loop.progress import CellProgress
+    from asuka.loop.sweep import run_sweep
+    from asuka.loop.runner import new_run_id, save_run_config, table1
 
     if executor not in ("local", "ray"):
         raise typer.BadParameter(f"unknown executor {executor!r}; known: local, ray",
@@ -154,8 +154,8 @@ def reeval(
 ) -> None:
     """Score a run again under another threshold/protocol: re-deploy each round's workspace
     snapshot and evaluate it again, into a new run (nothing is overwritten, nothing generated)."""
-    from asuka.provenance import ChangedTasksError
-    from asuka.reeval import ReevalError, reeval_run
+    from asuka.results.provenance import ChangedTasksError
+    from asuka.loop.reeval import ReevalError, reeval_run
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as progress:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from asuka.bench import load_bench
+from asuka.benchmark.loading import load_bench
 from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts
 
 
@@ -53,12 +53,12 @@ def run(
 ) -> None:
     """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
     3 rounds x T=0.5), then a Table-1-style summary."""
-    from asuka.loop import CellSpec, with_unsandboxed_agents
+    from asuka.loop.cell import CellSpec, with_unsandboxed_agents
     from asuka.cli.experiments import before_running
-    from asuka.progress import CellProgress
-    from asuka.runner import new_run_id, save_run_config, table1
-    from asuka.sweep import run_sweep
-    from asuka.store import SUMMARY_FILE, RunStore
+    from asuka.loop.progress import CellProgress
+    from asuka.loop.runner import new_run_id, save_run_config, table1
+    from asuka.loop.sweep import run_sweep
+    from asuka.results.store import SUMMARY_FILE, RunStore
 
     root = bench_dir(bench)
     tasks, problems = load_bench(root, task)

@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from asuka.bench import load_bench
+from asuka.benchmark.loading import load_bench
 from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts, pct
-from asuka.stats import PAPER, bench_stats
+from asuka.benchmark.stats import PAPER, bench_stats
 
 
 def validate(
@@ -53,7 +53,7 @@ def validate(
     _print_proofs(tasks)
     from rich.markup import escape
 
-    from asuka.lint_markup import lint_tasks, per_task_lines, summary_line
+    from asuka.benchmark.lint_markup import lint_tasks, per_task_lines, summary_line
 
     findings = lint_tasks(tasks)
     warnings = [f for f in findings if f.severity == "warning"]
@@ -74,8 +74,8 @@ def validate(
         err.print(f"[red]{len(warnings)} markup problem(s)[/red] (--strict-markup)")
         raise typer.Exit(1)
     if mutants:
-        from asuka.mutants import check_mutants_cli
-        from asuka.proof import proof_state
+        from asuka.benchmark.mutants import check_mutants_cli
+        from asuka.benchmark.proof import proof_state
 
         if skip_proven:
             proven = [t.id for t in tasks if proof_state(t) == "proven"]
@@ -97,7 +97,7 @@ def validate(
 
 def _print_proofs(tasks: list) -> None:
     """Which tasks a complete mutants run has proven in their current version."""
-    from asuka.proof import proof_state
+    from asuka.benchmark.proof import proof_state
 
     by_state: dict[str, list[str]] = {"proven": [], "stale": [], "unproven": []}
     for t in tasks:
@@ -163,8 +163,8 @@ def stats(
 
 
 def _per_task_table(tasks: list) -> Table:
-    from asuka.dag import CriterionDag
-    from asuka.proof import proof_state
+    from asuka.protocol.dag import CriterionDag
+    from asuka.benchmark.proof import proof_state
 
     from rich import box
 
@@ -199,7 +199,7 @@ def preview(
     import signal
     import threading
 
-    from asuka import preview as pv
+    from asuka.benchmark import preview as pv
 
     tasks, problems = load_bench(bench_dir(bench), [task_id], drafts=True)
     if problems:

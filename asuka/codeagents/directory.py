@@ -15,7 +15,7 @@ from pathlib import Path
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.errors import SetupError
-from asuka.features import copy_data
+from asuka.benchmark.features import copy_data
 
 IGNORED = shutil.ignore_patterns("node_modules", ".git")
 

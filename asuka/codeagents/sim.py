@@ -1,7 +1,7 @@
 """The simulated code agent: deterministic, offline, and honest about what it knows.
 
 It writes a real workspace each round: the task's reference app with some features removed and
-some swapped for their broken variants (see asuka/features.py), so the deployed app really lacks
+some swapped for their broken variants (see asuka/benchmark/features.py), so the deployed app really lacks
 them and the browser really sees it. A profile (profiles/<name>.yaml) gives, per evaluation-task
 type, the chance of getting a feature right in round 1 (under the query or under the PRD), of
 fixing a feature that feedback names, of an ok feature regressing, and the share of misses that
@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.features import FeatureState, features_in, prepare_workspace
+from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.schema import Task
 
 PROFILE_DIR = Path(__file__).parent / "profiles"

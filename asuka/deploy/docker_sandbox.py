@@ -62,11 +62,13 @@ class DockerProcess:
             self._container.kill()
         except Exception:  # noqa: BLE001 - already exited
             pass
+        # the log stream ends with the container; removing it first would lose what the step
+        # printed last (or all of it, when the stream had not started yet)
+        self._pump.join(timeout=5)
         try:
             self._container.remove(force=True)
         except Exception:  # noqa: BLE001 - already removed
             pass
-        self._pump.join(timeout=5)
 
 
 class DockerSandbox:

@@ -3,7 +3,7 @@ table of ``asuka run``/``sweep`` and of ``asuka report`` (tables, figures, HTML)
 ``aggregate``.
 
 A group is the scored (finished) cells of one setting (``asuka.report.data.setting_of``: they
-differ only in task and seed). Per group and round: every rate of ``asuka.scoring`` in both
+differ only in task and seed). Per group and round: every rate of ``asuka.results.scoring`` in both
 views, each a mean with a 95% CI over projects, where a project's value is the mean over its
 seeds; the errors (evaluation tasks and criteria the harness or judge could not decide, failed
 deploys) and the evaluation cost of the rounds actually run. Per group at the last round: the
@@ -18,9 +18,9 @@ from typing import Any
 
 from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
-from asuka.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
+from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
-from asuka.store import RoundRecord
+from asuka.results.store import RoundRecord
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
            "task_fix_rate", "criteria_fix_rate")

@@ -31,6 +31,6 @@ class UIAgent(Protocol):
         """Start a browser for one evaluation of the app served at ``base_url``.
 
         Screenshots go to ``evidence_dir``; ``data_dir`` resolves ``upload`` files;
-        ``artifact`` is a content hash of the app served (``asuka.evaluate.artifact_hash``),
+        ``artifact`` is a content hash of the app served (``asuka.protocol.evaluate.artifact_hash``),
         under which a backend may cache what it learned about that app (groundings)."""
         ...

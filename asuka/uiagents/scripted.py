@@ -196,7 +196,7 @@ class ScriptedUIAgent:
     async def open(self, base_url: str, evidence_dir: Path | None = None,
                    data_dir: Path | None = None, *, artifact: str | None = None
                    ) -> ScriptedSession:
-        """``artifact``: a content hash of the app served (``asuka.evaluate``); groundings are
+        """``artifact``: a content hash of the app served (``asuka.protocol.evaluate``); groundings are
         cached under it, else under ``base_url``."""
         pw = await async_playwright().start()
         try:

@@ -6,7 +6,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from asuka.dag import feedback_view  # the gated outcome under `full`
+from asuka.protocol.dag import feedback_view  # the gated outcome under `full`
 from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
 from asuka.usage import Usage
 

@@ -15,7 +15,7 @@ very locator that missed) is recorded and the miss stands. An endpoint that fail
 ``GroundingFailed`` (the criterion's verdict is then ``error``: nothing was decided).
 
 Cache. Answers are cached per (scope, criterion, step, kind, model, fingerprint): ``scope`` is
-``artifact:<sha256 of the served workspace>`` (``asuka.evaluate`` passes it) or ``url:<base URL>``
+``artifact:<sha256 of the served workspace>`` (``asuka.protocol.evaluate`` passes it) or ``url:<base URL>``
 without one; the fingerprint hashes the criterion text and the step (and, for a wording, the
 expected and observed text), so an edited check never reuses an old answer. The cache lives in
 memory on the backend (one per UI-agent object, so across the rounds of a cell) and, given

@@ -29,15 +29,15 @@ from pydantic import BaseModel, Field
 
 from asuka import codeagents, uiagents, users
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.dag import feedback_view
+from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
-from asuka.evaluate import EvalSettings, evaluate_workspace
-from asuka.features import copy_data
-from asuka.provenance import cell_provenance, changed_parts
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+from asuka.benchmark.features import copy_data
+from asuka.results.provenance import cell_provenance, changed_parts
 from asuka.schema import BenchTask
-from asuka.scoring import Shape
-from asuka.store import WORKSPACE_DIR, RoundRecord, RunStore
+from asuka.results.scoring import Shape
+from asuka.results.store import WORKSPACE_DIR, RoundRecord, RunStore
 from asuka.vocabulary import Protocol, Start
 
 

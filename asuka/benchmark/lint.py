@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from asuka.features import MARKER, is_text, render
+from asuka.benchmark.features import MARKER, is_text, render
 
 _LOOKUPS = (
     re.compile(r"""getElementById\(\s*['"]([A-Za-z][\w-]*)['"]\s*\)"""),

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from asuka.dag import CriterionDag, apply_gating, run_protocol
+from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
 from asuka.deploy import Deployer, DeployResult
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
 from asuka.uiagents import UIAgent

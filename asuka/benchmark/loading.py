@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from asuka.dag import CriterionDag, CycleError
-from asuka.features import MarkerError, features_in
-from asuka.lint import dangling_lookups
+from asuka.protocol.dag import CriterionDag, CycleError
+from asuka.benchmark.features import MarkerError, features_in
+from asuka.benchmark.lint import dangling_lookups
 from asuka.schema import BenchTask, DagSpec, Task
 
 
@@ -42,7 +42,7 @@ class BenchError(Exception):
 def default_bench_dir() -> Path:
     """ASUKA_BENCH, else the benchmark bundled with the source tree."""
     env = os.environ.get("ASUKA_BENCH")
-    return Path(env) if env else Path(__file__).resolve().parent.parent
+    return Path(env) if env else Path(__file__).resolve().parents[2]
 
 
 def task_ids(bench: Path) -> list[str]:

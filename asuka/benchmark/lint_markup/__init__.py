@@ -30,9 +30,9 @@ Layout (the package is the contract; its modules are private):
 - ``_report``: ``Finding``, the lint of a task and of a bench, and the console text.
 """
 
-from asuka.lint_markup._backing import Backing, Typed
-from asuka.lint_markup._markup import eval_names, selector_names
-from asuka.lint_markup._report import (
+from asuka.benchmark.lint_markup._backing import Backing, Typed
+from asuka.benchmark.lint_markup._markup import eval_names, selector_names
+from asuka.benchmark.lint_markup._report import (
     HINT,
     Finding,
     counts,
@@ -43,7 +43,7 @@ from asuka.lint_markup._report import (
     read_data,
     summary_line,
 )
-from asuka.lint_markup._text import norm, wordy
+from asuka.benchmark.lint_markup._text import norm, wordy
 
 __all__ = ["HINT", "Backing", "Finding", "Typed", "counts", "eval_names", "lint_bench_task",
            "lint_task", "lint_tasks", "norm", "per_task_lines", "read_data", "selector_names",

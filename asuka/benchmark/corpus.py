@@ -19,10 +19,10 @@ from pathlib import Path
 
 import yaml
 
-from asuka.provenance import hash_files
+from asuka.results.provenance import hash_files
 from asuka.schema import BenchTask, RoundEvaluation
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "foreign"
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "foreign"
 AGREEMENT_FILE = "agreement.json"
 LABELS = ("pass", "fail")
 
@@ -98,7 +98,7 @@ def corpus_tasks(root: Path = CORPUS_DIR) -> list[str]:
 def fingerprint(bt: BenchTask, entry: Path) -> str:
     """What an agreement figure depends on: the task (definition, reference, data, PRD, DAG:
     its provenance hash), the app's files and the labels."""
-    from asuka.provenance import cell_provenance
+    from asuka.results.provenance import cell_provenance
 
     h = hashlib.sha256(cell_provenance(bt, {})["task_fingerprint"].encode())
     app = entry / "app"
@@ -116,8 +116,8 @@ async def evaluate_entry(bt: BenchTask, entry: Path, ui_options: dict | None = N
 
     from asuka import uiagents
     from asuka.deploy import Deployer
-    from asuka.evaluate import EvalSettings, evaluate_workspace
-    from asuka.features import copy_data
+    from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+    from asuka.benchmark.features import copy_data
 
     with tempfile.TemporaryDirectory(prefix="asuka-corpus-") as tmp:
         ws = Path(tmp) / "workspace"

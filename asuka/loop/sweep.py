@@ -1,5 +1,5 @@
 """Running cells: the cells of ``asuka run`` or of an experiment grid, at most N at once, on this
-machine (``asuka.executor.run_pool``) or on a Ray cluster, then summary.json. Finished cells are
+machine (``asuka.loop.executor.run_pool``) or on a Ray cluster, then summary.json. Finished cells are
 skipped, so re-running a run id resumes it."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import asyncio
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from asuka.executor import run_pool
-from asuka.loop import CellSpec, run_cell
+from asuka.loop.executor import run_pool
+from asuka.loop.cell import CellSpec, run_cell
 from asuka.schema import BenchTask
-from asuka.store import RunStore
-from asuka.summary import summarize
+from asuka.results.store import RunStore
+from asuka.results.summary import summarize
 
 OnRound = Callable[[str, int, str], None]            # (cell_id, round, phase)
 OnDone = Callable[[CellSpec, "str | None"], None]    # (cell, error or None)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from asuka.lint_markup._backing import Backing, Typed
-from asuka.lint_markup._markup import chain
-from asuka.lint_markup._text import short
+from asuka.benchmark.lint_markup._backing import Backing, Typed
+from asuka.benchmark.lint_markup._markup import chain
+from asuka.benchmark.lint_markup._text import short
 from asuka.schema import CheckStep, is_regex
 
 _NAME_KEYS = ("name", "label", "placeholder", "text", "alt", "title")

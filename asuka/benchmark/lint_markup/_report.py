@@ -11,9 +11,9 @@ from pathlib import Path
 
 import yaml
 
-from asuka.lint_markup._backing import Backing, Typed
-from asuka.lint_markup._markup import markup_findings
-from asuka.lint_markup._wording import wording_findings
+from asuka.benchmark.lint_markup._backing import Backing, Typed
+from asuka.benchmark.lint_markup._markup import markup_findings
+from asuka.benchmark.lint_markup._wording import wording_findings
 from asuka.schema import BenchTask, CheckStep, Task
 
 
@@ -44,7 +44,7 @@ def _typed(step: CheckStep) -> list[str]:
 def lint_task(task: Task, prd: str, data: dict[str, str] | None = None, *,
               file: str | None = None, node: yaml.Node | None = None) -> list[Finding]:
     """Findings of one task's checks against its PRD (and query and mock data: {name: text})."""
-    from asuka.bench import _line_of
+    from asuka.benchmark.loading import _line_of
 
     file = file or f"tasks/{task.id}/task.yaml"
     prd_name = f"prds/{task.id}.md"

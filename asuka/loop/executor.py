@@ -1,6 +1,6 @@
 """The one way many cells are run on this machine: at most ``limit`` at once, in one event
 loop, each item's exception its own (recorded, never stopping the others). ``asuka run``,
-``asuka sweep`` (its local executor; Ray has its own scheduler in ``asuka.sweep``) and
+``asuka sweep`` (its local executor; Ray has its own scheduler in ``asuka.loop.sweep``) and
 ``asuka reeval`` all go through ``run_pool``."""
 
 from __future__ import annotations

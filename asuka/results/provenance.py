@@ -7,7 +7,7 @@ DAG), one over all of them, the Asuka version and every backend's settings (secr
 option values are never recorded). ``changed_parts`` names the parts that differ today;
 ``check_run`` applies it to every cell of a run, for ``report``, ``reeval`` and ``export``.
 
-The task and reference/data hashing is shared with ``asuka.proof.fingerprint`` (one definition
+The task and reference/data hashing is shared with ``asuka.benchmark.proof.fingerprint`` (one definition
 of "the same task").
 """
 

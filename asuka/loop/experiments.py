@@ -1,4 +1,4 @@
-"""Experiment files (experiments/*.yaml) -> a grid of cells (run by asuka/sweep.py).
+"""Experiment files (experiments/*.yaml) -> a grid of cells (run by asuka/loop/sweep.py).
 
 An experiment is data: which agents, on which tasks, under which settings. Every list-valued
 setting spans one axis of the grid; ``blocks`` (optional) are partial overrides, each expanded
@@ -19,10 +19,12 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, \
     ValidationError, ValidationInfo, field_validator, model_validator
 
-from asuka.bench import Problem
-from asuka.bench import _field as bench_field  # the benchmark validator's error locations
-from asuka.bench import _line_of as _line
-from asuka.loop import CellSpec
+from asuka.benchmark.loading import Problem
+from asuka.benchmark.loading import (  # the benchmark validator's error locations
+    _field as bench_field
+)
+from asuka.benchmark.loading import _line_of as _line
+from asuka.loop.cell import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
 from asuka.vocabulary import Protocol, Start, Verbosity
 

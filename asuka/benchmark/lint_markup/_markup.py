@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from asuka.lint_markup._backing import Backing
-from asuka.lint_markup._text import short
+from asuka.benchmark.lint_markup._backing import Backing
+from asuka.benchmark.lint_markup._text import short
 from asuka.schema import CheckStep, Locator, is_regex
 
 _ATTR = re.compile(r"\[\s*([\w-]+)[^\]]*(?:\]|$)")  # a JS string may end inside one

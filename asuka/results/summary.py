@@ -15,14 +15,14 @@ from collections.abc import Callable, Mapping
 
 from rich.table import Table
 
-from asuka.provenance import check_run
+from asuka.results.provenance import check_run
 from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, \
     round_tokens
 from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
     run_from_store, show
 from asuka.schema import BenchTask
-from asuka.scoring import VIEWS, round_metrics, status_counts
-from asuka.store import RunStore
+from asuka.results.scoring import VIEWS, round_metrics, status_counts
+from asuka.results.store import RunStore
 
 FOOTER_LIST_MAX = 8  # cells named in the console footer before "... and N more"
 

@@ -10,8 +10,8 @@ import json
 import re
 from typing import Any, Iterator
 
-from asuka.lint_markup._regex import parse, unbacked_runs
-from asuka.lint_markup._text import prose, stem, wordy
+from asuka.benchmark.lint_markup._regex import parse, unbacked_runs
+from asuka.benchmark.lint_markup._text import prose, stem, wordy
 from asuka.schema import is_regex
 
 _SVG = {"g", "rect", "circle", "path", "line", "polygon", "polyline", "text", "tspan", "ellipse"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from asuka.deploy.ports import lease_port
 from asuka.deploy.static import StaticServer
-from asuka.features import FeatureState, features_in, prepare_workspace
+from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.schema import BenchTask
 
 

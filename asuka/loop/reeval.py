@@ -1,7 +1,7 @@
 """Score a recorded run again under another threshold or protocol, without generating again.
 
 Each finished round's workspace snapshot (``<run>/<cell>/round-<r>/workspace``) is deployed
-again and evaluated with ``asuka.evaluate.evaluate_workspace`` under the new settings. The result
+again and evaluated with ``asuka.protocol.evaluate.evaluate_workspace`` under the new settings. The result
 is a new run beside the source (``<runs>/<new id>``) with the same layout, so every command that
 reads runs (report, export, reeval) works on it; the source is only read. Per round the new run
 keeps the source's code-agent record and the feedback that was actually sent, and replaces the
@@ -24,17 +24,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asuka import uiagents
-from asuka.dag import PROTOCOLS, feedback_view
+from asuka.protocol.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
-from asuka.evaluate import EvalSettings, evaluate_workspace
-from asuka.executor import run_pool
-from asuka.loop import CellSpec
-from asuka.provenance import cell_provenance, changed_parts, enforce
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+from asuka.loop.executor import run_pool
+from asuka.loop.cell import CellSpec
+from asuka.results.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
-from asuka.scoring import Shape
-from asuka.store import RoundRecord, RunStore
-from asuka.summary import summarize
+from asuka.results.scoring import Shape
+from asuka.results.store import RoundRecord, RunStore
+from asuka.results.summary import summarize
 
 OnEvent = Callable[[str, int, str], None]  # (cell_id, round, phase)
 

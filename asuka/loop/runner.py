@@ -7,9 +7,9 @@ import json
 import time
 from pathlib import Path
 
-from asuka.loop import CellFailed, CellSpec, build_backends
-from asuka.store import RunStore
-from asuka.summary import summary_table
+from asuka.loop.cell import CellFailed, CellSpec, build_backends
+from asuka.results.store import RunStore
+from asuka.results.summary import summary_table
 
 
 def preflight_specs(specs: list[CellSpec]) -> list[str]:
@@ -46,7 +46,7 @@ def new_run_id() -> str:
     return time.strftime("run-%Y%m%d-%H%M%S")
 
 
-# The console table is built from summary.json by asuka.summary (one aggregation).
+# The console table is built from summary.json by asuka.results.summary (one aggregation).
 table1 = summary_table
 
 

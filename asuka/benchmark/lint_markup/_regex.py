@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from asuka.lint_markup._text import wordy
+from asuka.benchmark.lint_markup._text import wordy
 
 try:  # the regex parser behind `re` (public as sre_parse up to 3.10)
     import re._parser as _sre  # type: ignore[import-not-found]

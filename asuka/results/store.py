@@ -27,11 +27,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from asuka.dag import feedback_view
+from asuka.protocol.dag import feedback_view
 from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
-from asuka.scoring import Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, \
-    weighted_task_pass_rate
+from asuka.results.scoring import (
+    Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, weighted_task_pass_rate
+)
 
 
 # Every file name of the run directory, in one place (nothing outside this module spells one).

@@ -6,7 +6,7 @@
    *unmapped dependency* (the simulator would mispredict it).
 3. The same for each broken variant, against the feature's ``broken`` list.
 
-A complete run (no ``--feature``) that passes writes the task's proof (``asuka.proof``).
+A complete run (no ``--feature``) that passes writes the task's proof (``asuka.benchmark.proof``).
 
 Every mutant is evaluated under the flat protocol, so that no gating hides a failure. A failure
 outside the expected set is evaluated a second time and counts only if it repeats.
@@ -25,9 +25,9 @@ from rich.console import Console
 from rich.progress import Progress
 
 from asuka.deploy import Deployer
-from asuka.evaluate import EvalSettings, evaluate_workspace
-from asuka.features import FeatureState, features_in, prepare_workspace
-from asuka.proof import write_proof
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
+from asuka.benchmark.proof import write_proof
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent

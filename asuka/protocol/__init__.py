@@ -1,0 +1,1 @@
+"""The protocol: the DAG engine (dag | flat | full) and the evaluation of one workspace along it."""

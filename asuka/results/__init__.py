@@ -1,0 +1,1 @@
+"""Results: the run store and its records, scoring (pure functions), summaries, provenance."""
