@@ -25,6 +25,8 @@ from pathlib import Path
 
 import psutil
 
+from asuka.results.store import SUMMARY_FILE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -72,7 +74,7 @@ def measure(cells: int, args: argparse.Namespace, out: Path) -> dict:
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     return {"cells": cells, "wall_s": wall, "peak_tree_mb": peak[0] / 2**20,
             "largest_process_mb": largest / 2**20,
-            "outcomes": outcomes(out / f"bench-c{cells}" / "summary.json")}
+            "outcomes": outcomes(out / f"bench-c{cells}" / SUMMARY_FILE)}
 
 
 def outcomes(summary: Path) -> dict[tuple[str, int], tuple]:
