@@ -15,18 +15,17 @@ from pathlib import Path
 
 from asuka.deploy.ports import HOST
 from asuka.deploy.procs import LogBuffer
-from asuka.deploy.sandbox import registry
+from asuka.deploy.sandbox import StopsOnce, registry
 
 DEFAULT_IMAGE = "node:20"
 
 
-class DockerProcess:
+class DockerProcess(StopsOnce):
     pid: int | None = None
 
     def __init__(self, container, log: LogBuffer) -> None:
+        super().__init__()
         self._container = container
-        self._stopped = False
-        self._lock = threading.Lock()
         self._pump = threading.Thread(target=self._stream, args=(log,), daemon=True)
         self._pump.start()
 
@@ -53,11 +52,7 @@ class DockerProcess:
             return self.poll()
         return int(status.get("StatusCode", -1))
 
-    def stop(self) -> None:
-        with self._lock:
-            if self._stopped:
-                return
-            self._stopped = True
+    def _stop(self) -> None:
         try:
             self._container.kill()
         except Exception:  # noqa: BLE001 - already exited

@@ -104,14 +104,32 @@ class Sandbox(Protocol):
         ...
 
 
-class LocalProcess:
+class StopsOnce:
+    """``stop()`` may be called from several threads and more than once (a timeout, the end of
+    the round, cleanup): only the first call runs the subclass's ``_stop``."""
+
+    def __init__(self) -> None:
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._stop()
+
+    def _stop(self) -> None:
+        raise NotImplementedError
+
+
+class LocalProcess(StopsOnce):
     def __init__(self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], log: LogBuffer,
                  on_stop: Sequence = ()) -> None:
+        super().__init__()
         self._proc, self._pump = start_process(list(argv), cwd, dict(env), log)
         self.pid: int | None = self._proc.pid
         self._on_stop = list(on_stop)
-        self._stopped = False
-        self._lock = threading.Lock()
 
     def poll(self) -> int | None:
         return self._proc.poll()
@@ -122,11 +140,7 @@ class LocalProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def stop(self) -> None:
-        with self._lock:
-            if self._stopped:
-                return
-            self._stopped = True
+    def _stop(self) -> None:
         try:
             kill_tree(self._proc)
             self._pump.join(timeout=5)
