@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -104,7 +105,7 @@ class Sandbox(Protocol):
         ...
 
 
-class StopsOnce:
+class StopsOnce(ABC):
     """``stop()`` may be called from several threads and more than once (a timeout, the end of
     the round, cleanup): only the first call runs the subclass's ``_stop``."""
 
@@ -119,8 +120,9 @@ class StopsOnce:
             self._stopped = True
         self._stop()
 
+    @abstractmethod
     def _stop(self) -> None:
-        raise NotImplementedError
+        """Kill everything the step started (runs once)."""
 
 
 class LocalProcess(StopsOnce):
