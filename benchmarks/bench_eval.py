@@ -1,15 +1,21 @@
-"""Evaluator overhead: the same scripted checks through Asuka vs. a bare Playwright script.
+"""Evaluator speed: the same scripted checks through Asuka vs. a bare Playwright script, on a
+finished app and on a half-built one.
 
     .venv/bin/python benchmarks/bench_eval.py [--repeat 3] [--task mini-todo]
 
 (a) Asuka's evaluator: the scripted UI agent under the flat protocol (verdicts, evidence,
-    screenshots, one fresh context per evaluation task, a new page per criterion).
+    screenshots of failed tasks, the task's browser contexts, a new page per criterion).
 (b) A bare Playwright script doing the same steps in the same order with the same browser
-    flags: one context per evaluation task, one page per criterion, no evidence.
+    flags and timeouts: one context per evaluation task, one page per criterion, no evidence.
 
-Both run on the reference app served by the same static server, at concurrency 1 and 3. The
-script prints a/b (target <= 1.25) and criteria per second. Every check must pass in both, so the
-two do the same work.
+Passing case: the reference app, every check passes in both (so the two do the same work); the
+script prints a/b at concurrency 1 and 3 (target <= 1.1) and criteria per second.
+
+Failing-heavy case: the reference app with every other feature missing. Asuka runs it twice, with
+fast absence (the default: a check fails once the page has settled) and with every timeout waited
+out (``fast_absence=False``); the two must give the same verdict to every criterion. Printed:
+criteria per second of both and of the bare script at concurrency 3 (target for the fast path:
+at least 5 criteria/s on 2 cores).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from asuka.uiagents import get as get_ui_agent  # noqa: E402
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
 
 ASSERT_MS = 1500
+ACTION_MS = 3000  # the scripted agent's action timeout
 
 
 def _loc(page, loc: Locator):
@@ -103,10 +110,17 @@ async def run_bare(tasks: list[EvalTask], base: str, concurrency: int) -> int:
         async def one(et: EvalTask) -> int:
             async with sem:
                 ctx = await browser.new_context()
+                ctx.set_default_timeout(ACTION_MS)
                 n = 0
                 for c in et.criteria:
                     page = await ctx.new_page()
-                    n += await bare_criterion(page, base, c.check)
+                    try:
+                        n += await bare_criterion(page, base, c.check)
+                    except AssertionError:  # expect() failed
+                        pass
+                    except Exception as exc:  # noqa: BLE001 - a timed-out action fails it too
+                        if "Timeout" not in type(exc).__name__:
+                            raise
                     await page.close()
                 await ctx.close()
                 return n
@@ -117,13 +131,14 @@ async def run_bare(tasks: list[EvalTask], base: str, concurrency: int) -> int:
 
 
 async def run_asuka(bt, tasks: list[EvalTask], base: str, concurrency: int,
-                    evidence: Path) -> int:
+                    evidence: Path, quiet: bool = False, **options) -> dict[str, str]:
+    """Every criterion's status."""
     from asuka.schema import Task
 
     task = Task.model_validate({**bt.task.model_dump(), "eval_tasks": [t.model_dump()
                                                                        for t in tasks],
                                 "features": {}})
-    agent = get_ui_agent("scripted")
+    agent = get_ui_agent("scripted", **options)
     session = await agent.open(base, evidence_dir=evidence)
     try:
         dag = CriterionDag([t.id for t in tasks], [])
@@ -131,11 +146,12 @@ async def run_asuka(bt, tasks: list[EvalTask], base: str, concurrency: int,
                                 concurrency=concurrency)
     finally:
         await session.close()
+    statuses = {v.criterion_id: v.status for r in ev.results.values() for v in r.verdicts}
     for r in ev.results.values():
         for v in r.verdicts:
-            if v.status != "pass":
+            if v.status != "pass" and not quiet:
                 print(f"  asuka: {v.criterion_id} {v.status}: {v.reason}")
-    return sum(r.n_pass for r in ev.results.values())
+    return statuses
 
 
 def replicate(tasks: list[EvalTask], k: int) -> list[EvalTask]:
@@ -147,6 +163,66 @@ def replicate(tasks: list[EvalTask], k: int) -> list[EvalTask]:
     return out
 
 
+def half_built(bt, dest: Path) -> tuple[Path, list[str]]:
+    """The reference app with every other feature (in name order) missing."""
+    missing = sorted(bt.task.features)[::2]
+    return prepare_workspace(Path(bt.root), bt.task.reference, bt.task.data, dest,
+                             {f: "missing" for f in missing}), missing
+
+
+async def passing_case(bt, tasks: list[EvalTask], tmp: Path) -> None:
+    n = sum(len(t.criteria) for t in tasks)
+    ws = prepare_workspace(Path(bt.root), bt.task.reference, bt.task.data, tmp / "ws")
+    with Deployer().deploy(ws) as dep:
+        base = dep.url.rstrip("/")
+        print(f"passing case: {n} scripted checks ({bt.id} x{len(tasks) // len(bt.task.eval_tasks)}"
+              f"), served at {base}")
+        for conc in (1, 3):
+            # warm-up: the first browser start of a process pays for loading libraries
+            await run_bare(tasks[:1], base, conc)
+            t0 = time.perf_counter()
+            statuses = await run_asuka(bt, tasks, base, conc, tmp / f"ev{conc}")
+            ta = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            b_pass = await run_bare(tasks, base, conc)
+            tb = time.perf_counter() - t0
+            a_pass = sum(s == "pass" for s in statuses.values())
+            assert a_pass == n and b_pass == n, (a_pass, b_pass, n)
+            print(f"  concurrency {conc}: asuka {ta:.2f}s ({n / ta:.1f} criteria/s), "
+                  f"bare playwright {tb:.2f}s ({n / tb:.1f} criteria/s), "
+                  f"ratio a/b = {ta / tb:.2f} (target <= 1.1)")
+
+
+async def failing_case(bt, tasks: list[EvalTask], tmp: Path) -> None:
+    n = sum(len(t.criteria) for t in tasks)
+    ws, missing = half_built(bt, tmp / "half")
+    with Deployer().deploy(ws) as dep:
+        base = dep.url.rstrip("/")
+        print(f"failing-heavy case: the same checks on the app without {', '.join(missing)}")
+        times: dict[str, float] = {}
+        runs: dict[str, dict[str, str]] = {}
+        for name, options in (("fast", {}), ("patient", {"fast_absence": False})):
+            t0 = time.perf_counter()
+            runs[name] = await run_asuka(bt, tasks, base, 3, tmp / f"half-{name}", quiet=True,
+                                         **options)
+            times[name] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        b_pass = await run_bare(tasks, base, 3)
+        times["bare"] = time.perf_counter() - t0
+        fast, patient = runs["fast"], runs["patient"]
+        differ = {c: (fast[c], patient.get(c)) for c in fast if fast[c] != patient.get(c)}
+        passed = sum(s == "pass" for s in fast.values())
+        print(f"  {passed}/{n} criteria pass ({b_pass} in the bare script); "
+              f"verdicts fast vs patient: {'identical' if not differ else f'DIFFER {differ}'}")
+        print(f"  concurrency 3: asuka fast {times['fast']:.2f}s "
+              f"({n / times['fast']:.1f} criteria/s, target >= 5), asuka patient "
+              f"{times['patient']:.2f}s ({n / times['patient']:.1f} criteria/s), bare playwright "
+              f"{times['bare']:.2f}s ({n / times['bare']:.1f} criteria/s); "
+              f"patient/fast = {times['patient'] / times['fast']:.2f}")
+        if differ:
+            raise SystemExit(1)
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", default=str(ROOT / "tests" / "fixtures" / "bench"))
@@ -155,25 +231,9 @@ async def main() -> None:
     args = ap.parse_args()
     bt = load_tasks(Path(args.bench), [args.task])[0]
     tasks = replicate(bt.task.eval_tasks, args.repeat)
-    n = sum(len(t.criteria) for t in tasks)
     with tempfile.TemporaryDirectory() as tmp:
-        ws = prepare_workspace(Path(bt.root), bt.task.reference, bt.task.data, Path(tmp) / "ws")
-        with Deployer().deploy(ws) as dep:
-            base = dep.url.rstrip("/")
-            print(f"{n} scripted checks ({args.task} x{args.repeat}), served at {base}")
-            for conc in (1, 3):
-                # warm-up: the first browser start of a process pays for loading libraries
-                await run_bare(tasks[:1], base, conc)
-                t0 = time.perf_counter()
-                a_pass = await run_asuka(bt, tasks, base, conc, Path(tmp) / f"ev{conc}")
-                ta = time.perf_counter() - t0
-                t0 = time.perf_counter()
-                b_pass = await run_bare(tasks, base, conc)
-                tb = time.perf_counter() - t0
-                assert a_pass == n and b_pass == n, (a_pass, b_pass, n)
-                print(f"concurrency {conc}: asuka {ta:.2f}s ({n / ta:.1f} criteria/s), "
-                      f"bare playwright {tb:.2f}s ({n / tb:.1f} criteria/s), "
-                      f"ratio a/b = {ta / tb:.2f} (target <= 1.25)")
+        await passing_case(bt, tasks, Path(tmp))
+        await failing_case(bt, tasks, Path(tmp))
 
 
 if __name__ == "__main__":

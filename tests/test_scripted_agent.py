@@ -96,7 +96,7 @@ async def session(server: Any, tmp_path: Path) -> Any:
 @pytest.fixture
 async def relaxed(server: Any, tmp_path: Path) -> Any:
     """A session with generous timeouts, for checks that pass."""
-    s = await _open(server, tmp_path, DEFAULTS)
+    s = await _open(server, tmp_path, {**DEFAULTS, "screenshots": "all"})
     yield s
     await s.close()
 

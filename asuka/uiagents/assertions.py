@@ -33,7 +33,7 @@ async def _on_first(ctx: StepContext, step: CheckStep, js: str, judge: Any, arg:
             return False, await no_match(ctx, step.locator)  # type: ignore[arg-type]
         return judge(vals[0])
 
-    await poll(probe, ctx.assert_timeout_s)
+    await poll(ctx, probe, ctx.assert_timeout_s)
 
 
 async def expect_visible(ctx: StepContext, step: CheckStep) -> None:
@@ -47,7 +47,7 @@ async def expect_visible(ctx: StepContext, step: CheckStep) -> None:
             return False, await no_match(ctx, step.locator)  # type: ignore[arg-type]
         return False, "the element exists but is not visible"
 
-    await poll(probe, ctx.assert_timeout_s)
+    await poll(ctx, probe, ctx.assert_timeout_s)
 
 
 async def expect_hidden(ctx: StepContext, step: CheckStep) -> None:
@@ -59,7 +59,7 @@ async def expect_hidden(ctx: StepContext, step: CheckStep) -> None:
         visible = sum([await loc.nth(i).is_visible() for i in range(min(n, 100))])
         return visible == 0, f"{visible} of {n} matching element(s) visible"
 
-    await poll(probe, ctx.assert_timeout_s)
+    await poll(ctx, probe, ctx.assert_timeout_s)
 
 
 async def expect_text(ctx: StepContext, step: CheckStep) -> None:
@@ -112,4 +112,4 @@ async def expect_count(ctx: StepContext, step: CheckStep) -> None:
         observed = f"observed {n} matching element(s)"
         return ok, Miss(observed) if n == 0 else observed  # nothing found: a locator miss
 
-    await poll(probe, ctx.assert_timeout_s)
+    await poll(ctx, probe, ctx.assert_timeout_s)

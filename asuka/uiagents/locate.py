@@ -15,6 +15,7 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import Page
 
 from asuka.schema import Locator, is_regex, to_pattern
+from asuka.uiagents.settle import RequestCounter, is_settled
 
 POLL_INTERVAL_S = 0.1
 # A step gets twice its own timeout plus this before it is cut (a renderer stuck in a JS loop
@@ -64,6 +65,13 @@ class StepContext:
     nav_timeout_s: float = 15.0
     navigated: bool = False          # some navigation of this task reached the server
     last_status: int | None = None   # HTTP status of the page's last main-document load
+    # decide absence once the page has settled (``asuka.uiagents.settle``); None: wait out
+    # every timeout (the pages then need no init script)
+    requests: RequestCounter | None = None
+    fast_absence: bool = False
+
+    async def settled(self, horizon_s: float) -> bool:
+        return self.fast_absence and await is_settled(self.page, self.requests, horizon_s)
 
 
 # ---------------------------------------------------------------- helpers
@@ -172,11 +180,14 @@ def is_transient(exc: PWError) -> bool:
     return any(t in (exc.message or "") for t in _TRANSIENT)
 
 
-async def poll(probe: Any, timeout_s: float) -> None:
+async def poll(ctx: StepContext, probe: Any, timeout_s: float) -> None:
     """Run ``probe() -> (ok, observed)`` until ok or the timeout; then fail with the last
-    observation. A Playwright error that is not a navigation race fails at once."""
+    observation. A Playwright error that is not a navigation race fails at once. Once the page
+    has settled (``ctx.settled``) a failing probe is tried once more and then fails at once:
+    nothing left pending could change what it sees before the deadline."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
+    settled = False
     while True:
         try:
             ok, observed = await probe()
@@ -186,6 +197,9 @@ async def poll(probe: Any, timeout_s: float) -> None:
             ok, observed = False, "the page was navigating"
         if ok:
             return
-        if loop.time() >= deadline:
+        if settled or loop.time() >= deadline:
             raise (LocatorMiss if isinstance(observed, Miss) else StepFailed)(observed)
-        await asyncio.sleep(POLL_INTERVAL_S)
+        # probed again after the settled answer: what changed before it is seen
+        settled = await ctx.settled(deadline - loop.time())
+        if not settled:
+            await asyncio.sleep(POLL_INTERVAL_S)

@@ -32,6 +32,11 @@ Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
   ``expect_value`` (input/textarea/select value; regex or equality), ``expect_count``
   (``count`` / ``min`` / ``max`` over all matches), ``expect_attr`` (attribute present, and
   equal to / matching ``value`` when given).
+- With ``fast_absence`` (the default) a polled step that does not hold, and an action whose
+  locator finds nothing, fail as soon as the page has *settled* (loaded, no request in flight,
+  no timer, interval or animation due before the step's deadline, DOM quiet for 0.25 s:
+  ``asuka.uiagents.settle``) instead of at their timeout; ``fast_absence=False`` waits every
+  timeout out. Same verdicts, a fraction of the time on a half-built app.
 - JavaScript dialogs (alert/confirm/prompt) are accepted, as a user confirming would.
 - Popups opened by the page are not followed: steps keep acting on the criterion's page.
 
@@ -71,8 +76,9 @@ the engine retries and finally records; one that dies mid-task gives ``failed`` 
 way the session returns promptly with a result.
 
 Evidence. ``Evidence.screenshot`` is the file name, relative to ``evidence_dir``, of a full-page
-PNG of the task's last page (``<eval_task_id>.png``; ``None`` without ``evidence_dir`` or when
-the shot failed). ``console_errors``: console messages of type error and uncaught page errors
+PNG of the task's last page (``<eval_task_id>.png``; ``None`` without ``evidence_dir``, when the
+shot failed, or when ``screenshots`` leaves the task out: ``failed``, the default, shoots the
+tasks with a verdict other than pass, ``all`` every task, ``none`` none). ``console_errors``: console messages of type error and uncaught page errors
 ("uncaught Error: ..."). ``failed_requests``: "METHOD URL -> net::ERR_..." for failed requests
 and "METHOD URL -> 404" for responses with status >= 400. Both deduplicated, at most 100 each.
 """
@@ -93,6 +99,7 @@ from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
 from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter
 from asuka.uiagents.steps import StepContext, brief
 from asuka.usage import Usage
 
@@ -101,6 +108,9 @@ __all__ = ["BACKEND", "InfraError", "ScriptedSession", "ScriptedUIAgent"]
 MAX_EVIDENCE = 100
 CLOSE_TIMEOUT_S = 10.0
 PAGE_OPEN_TIMEOUT_S = 30.0
+# which evaluation tasks get a full-page screenshot: a shot costs about as much as running one
+# criterion, and a passed task's page is rarely looked at
+SCREENSHOTS = ("failed", "all", "none")
 
 
 class _Evidence:
@@ -177,7 +187,8 @@ class ScriptedUIAgent:
                  headless: bool = True, viewport: tuple[int, int] = (1280, 800),
                  stop_at_first_failure: bool = False, grounding: str | dict | None = None,
                  grounding_model: str | ModelSpec | dict | None = None,
-                 grounding_cache: str | Path | None = None) -> None:
+                 grounding_cache: str | Path | None = None, fast_absence: bool = True,
+                 screenshots: str = "failed") -> None:
         self.stop_at_first_failure = bool(stop_at_first_failure)
         # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
         self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
@@ -189,6 +200,13 @@ class ScriptedUIAgent:
         self.executable_path = executable_path
         self.headless = headless
         self.viewport = viewport
+        # decide a missing element or a false assertion once the page has settled instead of
+        # at the end of its timeout (``asuka.uiagents.settle``); False: the patient path
+        self.fast_absence = bool(fast_absence)
+        if screenshots not in SCREENSHOTS:
+            raise ValueError(f"screenshots must be one of {', '.join(SCREENSHOTS)}, "
+                             f"got {screenshots!r}")
+        self.screenshots = screenshots
 
     def preflight(self) -> None:
         self.grounding.preflight()  # a grounding model's missing key, before round 1
@@ -262,6 +280,7 @@ class ScriptedSession:
         contexts: list[Any] = []  # the last one stays open for the screenshot
         last_page: list[Any] = [None]
         shot: str | None = None
+        requests = RequestCounter() if self.agent.fast_absence else None
 
         async def new_context() -> Any:
             if contexts:  # its pages go with it: the next criterion starts from nothing
@@ -276,16 +295,23 @@ class ScriptedSession:
             context.set_default_timeout(self.agent.action_timeout_s * 1000)
             context.set_default_navigation_timeout(self.agent.nav_timeout_s * 1000)
             context.on("page", ev.attach)
+            if requests is not None:
+                await context.add_init_script(INIT_SCRIPT)
+                context.on("page", requests.attach)
             return context
 
         try:
             try:
-                await self._run_criteria(new_context, eval_task, ev, verdicts, last_page, t0)
+                await self._run_criteria(new_context, eval_task, ev, verdicts, last_page, t0,
+                                         requests)
             except InfraError as exc:
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - browser crash, launch failure, ...
                 error = f"browser failure: {brief(exc)}"
-            if last_page[0] is not None:
+            wanted = self.agent.screenshots == "all" or (
+                self.agent.screenshots == "failed"
+                and (error is not None or any(v.status != "pass" for v in verdicts)))
+            if last_page[0] is not None and wanted:
                 shot = await self._screenshot(last_page[0], eval_task.id)
         finally:  # also when the caller cancels us
             for context in contexts:
@@ -315,7 +341,8 @@ class ScriptedSession:
         )
 
     async def _run_criteria(self, new_context: Any, eval_task: EvalTask, ev: _Evidence,
-                            verdicts: list[Verdict], last_page: list[Any], t0: float) -> None:
+                            verdicts: list[Verdict], last_page: list[Any], t0: float,
+                            requests: RequestCounter | None) -> None:
         """Each criterion in a fresh context (an independent test case) unless the task shares
         one (a deliberate flow, ``shared_context``); either way on a new page."""
         a = self.agent
@@ -362,7 +389,8 @@ class ScriptedSession:
                 ctx = StepContext(page=page, base_url=self.base_url, data_dir=self.data_dir,
                                   assert_timeout_s=a.assert_timeout_s,
                                   action_timeout_s=a.action_timeout_s,
-                                  nav_timeout_s=a.nav_timeout_s)
+                                  nav_timeout_s=a.nav_timeout_s, requests=requests,
+                                  fast_absence=requests is not None)
             ctx.page, ctx.last_status = page, None
             verdicts.append(await self._runner.run(ctx, crit, fresh_page, clock))
 

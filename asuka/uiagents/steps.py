@@ -124,7 +124,7 @@ async def _eval(ctx: StepContext, step: CheckStep) -> None:
             raise StepFailed(f"JavaScript threw {brief(exc)}") from None
         return bool(ok), f"returned {shown}"
 
-    await poll(probe, ctx.assert_timeout_s)
+    await poll(ctx, probe, ctx.assert_timeout_s)
 
 
 # ---------------------------------------------------------------- actions
@@ -133,6 +133,8 @@ async def _eval(ctx: StepContext, step: CheckStep) -> None:
 async def _act(ctx: StepContext, step: CheckStep, action: Any) -> None:
     assert step.locator is not None
     target = first_match(ctx, step.locator)
+    if ctx.fast_absence:
+        await _wait_attached(ctx, step, target)
     try:
         await action(target, ctx.action_timeout_s * 1000)
     except StepFailed:
@@ -150,6 +152,17 @@ async def _act(ctx: StepContext, step: CheckStep, action: Any) -> None:
         if isinstance(exc, PWTimeout) and "element is not" not in msg:
             msg += await _why_not_actionable(target)
         raise StepFailed(msg) from None
+
+
+async def _wait_attached(ctx: StepContext, step: CheckStep, target: PWLocator) -> None:
+    """Fail at once when the target is missing from a settled page; an element that exists
+    but is not yet actionable still gets the action's whole timeout."""
+    async def probe() -> tuple[bool, str]:
+        if await target.count():
+            return True, ""
+        return False, await no_match(ctx, step.locator)  # type: ignore[arg-type]
+
+    await poll(ctx, probe, ctx.action_timeout_s)
 
 
 async def _why_not_actionable(target: PWLocator) -> str:
@@ -194,7 +207,7 @@ async def _select(ctx: StepContext, step: CheckStep) -> None:
             labels = ", ".join(repr(o[0]) for o in opts[:20])
             return None not in idx, f"no option matches {wanted!r}; options: {labels or 'none'}"
 
-        await poll(probe, ctx.action_timeout_s)
+        await poll(ctx, probe, ctx.action_timeout_s)
         await t.select_option(index=found, timeout=ms)
 
     await _act(ctx, step, do)
