@@ -360,3 +360,7 @@ class RoundEvaluation(BaseModel):
     gated: dict[str, EvalTaskResult] | None = None
     deploy_ok: bool = True
     deploy_error: str | None = None
+    # the artifact x task x evaluator settings this evaluation answers for, and, when its
+    # verdicts were taken from an earlier identical evaluation of the run, which one
+    key: str | None = None
+    reused_from: str | None = None

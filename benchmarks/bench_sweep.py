@@ -1,14 +1,22 @@
-"""Wall time and peak memory of the demo sweep at cell concurrency 1 and 3.
+"""Wall time and peak memory of the demo sweep, before and after the fast path, in one run.
 
-Runs ``asuka sweep experiments/demo.yaml`` in a subprocess once per concurrency level, each into
-a fresh run directory, and samples the resident memory of the whole process tree (the sweep, its
-Chromium processes and the deployed app servers) with psutil. Prints wall time and peak memory per
-level and the ratios between the levels, and checks that every level reached the same numbers (the
-simulated agent is deterministic in its seed, so any difference is the load changing verdicts:
-a check that timed out on a busy machine).
+Runs ``asuka sweep experiments/demo.yaml`` in a subprocess once per configuration, each into a
+fresh run directory, and samples the resident memory of the whole process tree (the sweep, its
+Chromium processes and the deployed app servers) with psutil. Configurations:
 
-    .venv/bin/python benchmarks/bench_sweep.py                        # bundled benchmark
-    .venv/bin/python benchmarks/bench_sweep.py --bench tests/fixtures/bench --max-rounds 2
+    before    every timeout waited out (``fast_absence=false``), a screenshot of every task, no
+              reuse of evaluations, one cell at a time: the evaluator as it was
+    after     the defaults: fast absence, screenshots of failed tasks, reuse, one cell at a time
+    after-c2  the defaults with two cells at once (likewise after-c3)
+
+Prints wall time and peak memory per configuration and the ratios to the first, and checks that
+every configuration reached the same numbers in every cell round (the simulated agent is
+deterministic in its seed, so any difference is the evaluator or the load changing verdicts).
+The tasks default to the main subset (subsets.yaml), what ``make run`` runs.
+
+    .venv/bin/python benchmarks/bench_sweep.py                         # before,after; main subset
+    .venv/bin/python benchmarks/bench_sweep.py --configs after,after-c2 --task kanban-board
+    .venv/bin/python benchmarks/bench_sweep.py --bench tests/fixtures/bench --all-tasks
 """
 
 from __future__ import annotations
@@ -24,10 +32,19 @@ import time
 from pathlib import Path
 
 import psutil
+import yaml
 
+from asuka.benchmark.subsets import MAIN, load_subsets
 from asuka.results.store import SUMMARY_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
+CONFIGS: dict[str, dict] = {
+    "before": {"cells": 1, "reuse": False,
+               "ui_options": {"fast_absence": False, "screenshots": "all"}},
+    "after": {"cells": 1},
+    "after-c2": {"cells": 2},
+    "after-c3": {"cells": 3},
+}
 
 
 def tree_rss(proc: psutil.Process) -> int:
@@ -40,9 +57,21 @@ def tree_rss(proc: psutil.Process) -> int:
     return total
 
 
-def measure(cells: int, args: argparse.Namespace, out: Path) -> dict:
-    cmd = [sys.executable, "-m", "asuka.cli", "sweep", str(args.experiment), "--cells",
-           str(cells), "--out", str(out), "--run-id", f"bench-c{cells}"]
+def measure(name: str, args: argparse.Namespace, out: Path) -> dict:
+    config = CONFIGS[name]
+    experiment = yaml.safe_load(args.experiment.read_text())
+    if config.get("ui_options"):
+        ui = experiment.get("ui") or "scripted"
+        ui = ui if isinstance(ui, dict) else {"backend": ui}
+        experiment["ui"] = {**ui, "options": {**ui.get("options", {}), **config["ui_options"]}}
+    if args.bench is None and "bench" in experiment:  # relative to the original file
+        experiment["bench"] = str((args.experiment.parent / experiment["bench"]).resolve())
+    exp_file = out / f"{name}.yaml"
+    exp_file.write_text(yaml.safe_dump(experiment))
+    cmd = [sys.executable, "-m", "asuka.cli", "sweep", str(exp_file), "--cells",
+           str(config["cells"]), "--out", str(out), "--run-id", f"bench-{name}"]
+    if not config.get("reuse", True):
+        cmd.append("--no-reuse")
     if args.bench:
         cmd += ["--bench", str(args.bench)]
     for t in args.task or []:
@@ -70,11 +99,11 @@ def measure(cells: int, args: argparse.Namespace, out: Path) -> dict:
     stop.set()
     sampler.join()
     if proc.returncode != 0:
-        sys.exit(f"sweep with --cells {cells} failed ({proc.returncode}):\n{stderr[-2000:]}")
+        sys.exit(f"sweep {name} failed ({proc.returncode}):\n{stderr[-2000:]}")
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return {"cells": cells, "wall_s": wall, "peak_tree_mb": peak[0] / 2**20,
+    return {"name": name, "wall_s": wall, "peak_tree_mb": peak[0] / 2**20,
             "largest_process_mb": largest / 2**20,
-            "outcomes": outcomes(out / f"bench-c{cells}" / SUMMARY_FILE)}
+            "outcomes": outcomes(out / f"bench-{name}" / SUMMARY_FILE)}
 
 
 def outcomes(summary: Path) -> dict[tuple[str, int], tuple]:
@@ -92,30 +121,41 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--experiment", type=Path, default=ROOT / "experiments" / "demo.yaml")
     ap.add_argument("--bench", type=Path, default=None)
-    ap.add_argument("--task", action="append", help="only these task ids (repeatable)")
+    ap.add_argument("--task", action="append", help="only these task ids (repeatable; "
+                                                     "default: the main subset)")
+    ap.add_argument("--all-tasks", action="store_true", help="the experiment's own tasks")
     ap.add_argument("--max-rounds", type=int, default=None)
-    ap.add_argument("--levels", default="1,3", help="cell concurrency levels (default 1,3)")
+    ap.add_argument("--configs", default="before,after",
+                    help=f"configurations to compare, the first the base ({', '.join(CONFIGS)})")
     ap.add_argument("--interval", type=float, default=0.2, help="memory sampling period (s)")
     args = ap.parse_args()
-    levels = [int(x) for x in args.levels.split(",")]
-    print(f"load average before: {psutil.getloadavg()[0]:.1f} on {psutil.cpu_count()} CPU(s)")
+    names = args.configs.split(",")
+    unknown = [n for n in names if n not in CONFIGS]
+    if unknown:
+        ap.error(f"unknown configuration(s) {', '.join(unknown)}; known: {', '.join(CONFIGS)}")
+    if not args.task and not args.all_tasks:
+        subsets, problems = load_subsets(args.bench or ROOT)
+        if MAIN in subsets and not problems:
+            args.task = subsets[MAIN].tasks
+    print(f"load average before: {psutil.getloadavg()[0]:.1f} on {psutil.cpu_count()} CPU(s); "
+          f"tasks: {', '.join(args.task) if args.task else 'those of the experiment'}")
     results = []
     with tempfile.TemporaryDirectory(prefix="asuka-bench-") as tmp:
-        for n in levels:
-            r = measure(n, args, Path(tmp))
+        for name in names:
+            r = measure(name, args, Path(tmp))
             results.append(r)
-            print(f"cells={n}: wall {r['wall_s']:.1f} s, peak memory of the process tree "
+            print(f"{name}: wall {r['wall_s']:.1f} s, peak memory of the process tree "
                   f"{r['peak_tree_mb']:.0f} MiB (largest single process "
                   f"{r['largest_process_mb']:.0f} MiB)", flush=True)
     base = results[0]
     for r in results[1:]:
-        print(f"cells={r['cells']} vs cells={base['cells']}: wall time x"
-              f"{r['wall_s'] / base['wall_s']:.2f} (speed-up x{base['wall_s'] / r['wall_s']:.2f}),"
-              f" peak memory x{r['peak_tree_mb'] / base['peak_tree_mb']:.2f}")
+        print(f"{r['name']} vs {base['name']}: wall time x{r['wall_s'] / base['wall_s']:.2f} "
+              f"(speed-up x{base['wall_s'] / r['wall_s']:.2f}), peak memory "
+              f"x{r['peak_tree_mb'] / base['peak_tree_mb']:.2f}")
         differ = sorted(k for k in base["outcomes"].keys() | r["outcomes"].keys()
                         if base["outcomes"].get(k) != r["outcomes"].get(k))
-        print(f"cells={r['cells']} vs cells={base['cells']}: {len(base['outcomes']) - len(differ)}"
-              f" of {len(base['outcomes'])} cell rounds measured the same"
+        print(f"{r['name']} vs {base['name']}: {len(base['outcomes']) - len(differ)} of "
+              f"{len(base['outcomes'])} cell rounds measured the same"
               + ("" if not differ else "; differing: " + ", ".join(f"{c} r{n}" for c, n in differ)))
 
 

@@ -67,6 +67,40 @@ async def test_verdicts_match_the_simulators_feature_state(mini, tmp_path, proto
     assert failing_tasks(mini.task, records[0].agent.meta["features"])
 
 
+async def test_an_artifact_seen_before_in_the_run_is_not_evaluated_again(mini, tmp_path):
+    """Two cells that differ only in their label build the same artifacts: the second reuses
+    the first's verdicts round by round (recorded, evidence copied, no deploy); a run that
+    turns reuse off, or a changed evaluator setting, evaluates again."""
+    store = RunStore(tmp_path / "run")
+    first = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=2, seed=3,
+                     ui_options=PATIENT, label="first")
+    second = first.model_copy(update={"label": "second"})
+    await run_cell(first, mini, store, Deployer())
+    await run_cell(second, mini, store, Deployer())
+    a, b = store.load_rounds(first.cell_id), store.load_rounds(second.cell_id)
+    assert len(a) == len(b) >= 1
+    for ra, rb in zip(a, b):
+        assert ra.evaluation.reused_from is None and ra.evaluation.key
+        assert rb.evaluation.reused_from == f"{first.cell_id} round {ra.round}"
+        assert rb.evaluation.key == ra.evaluation.key
+        assert rb.evaluation.results == ra.evaluation.results
+        assert rb.timings["deploy_s"] == rb.timings["evaluate_s"] == 0
+        ev_a = store.evidence_dir(first.cell_id, ra.round)
+        ev_b = store.evidence_dir(second.cell_id, rb.round)
+        assert sorted(p.name for p in ev_b.iterdir()) == sorted(p.name for p in ev_a.iterdir())
+
+    other = first.model_copy(update={"label": "slower", "ui_options": {**PATIENT,
+                                                                      "assert_timeout_s": 5}})
+    await run_cell(other, mini, store, Deployer())
+    assert all(r.evaluation.reused_from is None for r in store.load_rounds(other.cell_id))
+
+    off = RunStore(tmp_path / "off")
+    off.write_run_config({"reuse_evaluations": False})
+    await run_cell(first, mini, off, Deployer())
+    await run_cell(second, mini, off, Deployer())
+    assert all(r.evaluation.reused_from is None for r in off.load_rounds(second.cell_id))
+
+
 async def test_feedback_names_only_executed_failures(mini, tmp_path):
     store = RunStore(tmp_path / "run")
     spec = CellSpec(task="mini-todo", agent_options={"profile": "weak"}, rounds=1, seed=3,

@@ -17,6 +17,12 @@ BenchOpt = Annotated[Path | None, typer.Option(
     "--bench", help="Benchmark directory with tasks/, prds/, dags/ (default: the bundled one).")]
 
 
+ReuseOpt = Annotated[bool, typer.Option(
+    "--reuse/--no-reuse", help="A round whose app is byte-identical to one already evaluated in "
+                               "the run, under the same task and evaluator settings, takes its "
+                               "verdicts (recorded as reused) instead of being evaluated again.")]
+
+
 def bench_dir(bench: Path | None) -> Path:
     return bench if bench is not None else default_bench_dir()
 

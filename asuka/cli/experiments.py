@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 
 from asuka.loop.cell import CellSpec
 from asuka.results.store import RunStore
+from asuka.cli._common import ReuseOpt
 
 console = Console()
 err = Console(stderr=True)
@@ -82,6 +83,7 @@ def sweep(
     unsandboxed_agents: Annotated[bool, typer.Option(
         "--unsandboxed-agents", help="Where no sandbox can be had, run agent processes "
                                      "unsealed (recorded in the run).")] = False,
+    reuse: ReuseOpt = True,
 ) -> None:
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.benchmark.loading import load_bench
@@ -117,7 +119,7 @@ def sweep(
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
     bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
-    save_run_config(store, specs, bench_dir)
+    save_run_config(store, specs, bench_dir, reuse)
     store.write_experiment({"file": str(experiment), "experiment": exp.model_dump(mode="json")})
     n_cells = cells or exp.cells
     console.print(f"run [bold]{rid}[/bold]: {exp.name}: {len(specs)} cell(s), "

@@ -8,12 +8,17 @@ from typing import Annotated
 import typer
 
 from asuka.benchmark.loading import load_bench
-from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts
+from asuka.cli._common import BenchOpt, ReuseOpt, bench_dir, console, err, parse_opts
 
 
 def run(
     task: Annotated[list[str] | None, typer.Option("--task", "-t",
-                    help="Task id (repeatable; default: every bundled task).")] = None,
+                    help="Task id (repeatable; default: the benchmark's main subset).")] = None,
+    subset: Annotated[str | None, typer.Option(
+        help="A named subset of subsets.yaml (default: main, when the benchmark has one).")
+    ] = None,
+    all_tasks: Annotated[bool, typer.Option(
+        "--all", help="Every task of the benchmark instead of the main subset.")] = False,
     agent: Annotated[str, typer.Option(help="Code agent backend: sim, llm, cli, replay.")] = "sim",
     profile: Annotated[list[str] | None, typer.Option(
         "--profile", "-p", help="Sim profile (repeatable; default: weak and strong).")] = None,
@@ -50,9 +55,10 @@ def run(
                                      "agents, the llm agent's shell) unsealed: they can then "
                                      "read everything you can. Recorded in the run.")] = False,
     bench: BenchOpt = None,
+    reuse: ReuseOpt = True,
 ) -> None:
-    """Run the closed loop. With no arguments: the offline demo (every task x 2 sim profiles x
-    3 rounds x T=0.5), then a Table-1-style summary."""
+    """Run the closed loop. With no arguments: the main job, offline (the main subset's tasks x
+    2 sim profiles x 3 rounds x T=0.5; --all for every task), then a Table-1-style summary."""
     from asuka.loop.cell import CellSpec, with_unsandboxed_agents
     from asuka.cli.experiments import before_running
     from asuka.loop.progress import CellProgress
@@ -61,7 +67,11 @@ def run(
     from asuka.results.store import SUMMARY_FILE, RunStore
 
     root = bench_dir(bench)
-    tasks, problems = load_bench(root, task)
+    try:
+        ids = choose_tasks(root, task, subset, all_tasks)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--subset") from None
+    tasks, problems = load_bench(root, ids)
     if problems:
         for p in problems:
             err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
@@ -98,7 +108,7 @@ def run(
     before_running(specs)
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
-    save_run_config(store, specs, root)
+    save_run_config(store, specs, root, reuse)
     console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each")
     with CellProgress(specs, store, console) as bars:
         summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=cells,
@@ -112,6 +122,28 @@ def run(
     if summary.get("failed_cells"):
         raise typer.Exit(1)
 
+
+
+def choose_tasks(root: Path, task: list[str] | None, subset: str | None,
+                 all_tasks: bool) -> list[str] | None:
+    """The task ids to run (None: every task): ``--task``, else ``--all``, else ``--subset``,
+    else the main subset when the benchmark declares one."""
+    from asuka.benchmark.subsets import MAIN, load_subsets, subset_tasks
+
+    given = [name for name, on in (("--task", bool(task)), ("--subset", subset is not None),
+                                   ("--all", all_tasks)) if on]
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} are alternatives; give one")
+    if task:
+        return list(task)
+    if all_tasks:
+        return None
+    if subset is None:
+        subsets, _ = load_subsets(root)
+        if MAIN not in subsets:
+            return None
+        subset = MAIN
+    return subset_tasks(root, subset)
 
 
 def register(app: typer.Typer) -> None:

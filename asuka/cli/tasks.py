@@ -42,6 +42,11 @@ def validate(
     """Check tasks, PRDs and DAGs; print each problem with file, field and reason."""
     root = bench_dir(bench)
     tasks, problems = load_bench(root, ids, drafts=drafts or not mutants)
+    if not ids:
+        from asuka.benchmark.subsets import check_subsets, load_subsets
+
+        subsets, subset_problems = load_subsets(root)
+        problems += subset_problems + check_subsets(subsets, tasks)
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
     if problems:

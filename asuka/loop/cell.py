@@ -16,7 +16,9 @@ fails the cell instead: recorded in its failed.json, never scored, tried again o
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -32,9 +34,10 @@ from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
-from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
-from asuka.results.provenance import cell_provenance, changed_parts
+from asuka.benchmark.proof import fingerprint
+from asuka.results.provenance import asuka_version, cell_provenance, changed_parts
 from asuka.schema import BenchTask
 from asuka.results.scoring import Shape
 from asuka.results.store import WORKSPACE_DIR, RoundRecord, RunStore
@@ -81,6 +84,37 @@ class CellSpec(BaseModel):
 ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)
 # code agents that run processes of their own, sealed to the workspace
 SEALED_AGENTS = ("cli", "llm")
+
+
+def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
+    """What an evaluation's verdicts depend on: the artifact (``artifact_hash``), the task
+    (its proof fingerprint: definition, reference, data, PRD, DAG), the evaluator's settings
+    and the Asuka version. Two rounds with one key get the same verdicts from a deterministic
+    evaluator, so the second reuses the first's (``RunStore.reuse_evaluation``)."""
+    parts = {"artifact": artifact, "task": fingerprint(bt), "ui": spec.ui,
+             "ui_options": spec.ui_options, "protocol": spec.protocol,
+             "threshold": spec.threshold, "max_retry": spec.max_retry,
+             "asuka": asuka_version()}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agent: Any,
+                         deployer: Deployer, store: RunStore, cell_id: str, r: int
+                         ) -> EvalOutcome:
+    """Round ``r``'s evaluation: the verdicts of an identical evaluation earlier in the run
+    when the store reuses them (no deploy, no browser, no cost), else a new one."""
+    artifact = await asyncio.to_thread(artifact_hash, workspace)
+    key = evaluation_key(spec, bt, artifact)
+    reused = store.reuse_evaluation(key, cell_id, r) if store.reuses_evaluations else None
+    if reused is not None and reused[1] is not None:
+        evaluation, deploy = reused
+        return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
+    settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry)
+    outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
+                                       evidence_dir=store.evidence_dir(cell_id, r),
+                                       artifact=artifact)
+    outcome.evaluation.key = key
+    return outcome
 
 
 def _all_passed(rec: RoundRecord) -> bool:
@@ -195,7 +229,6 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
                       on_progress: ProgressCb | None) -> dict:
     cell_id = spec.cell_id
     agent, ui_agent, user = build_backends(spec)
-    settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry)
     shape = Shape.of(bt.task)
     # what an agent's processes must never see: the benchmark's answers and the run store
     bench = Path(bt.root).resolve().parents[1]
@@ -225,8 +258,8 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         store.snapshot_workspace(cell_id, r, ws)
         if on_progress:
             on_progress(cell_id, r, "evaluate")
-        outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_workspace(
-            bt, ws, ui_agent, deployer, settings, evidence_dir=store.evidence_dir(cell_id, r)))
+        outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_round(
+            spec, bt, ws, ui_agent, deployer, store, cell_id, r))
         fb = await _step("harness", f"user ({spec.user})", r,
                          user.feedback(bt.task, outcome.evaluation, r))
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)

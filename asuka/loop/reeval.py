@@ -1,7 +1,8 @@
 """Score a recorded run again under another threshold or protocol, without generating again.
 
 Each finished round's workspace snapshot (``<run>/<cell>/round-<r>/workspace``) is deployed
-again and evaluated with ``asuka.protocol.evaluate.evaluate_workspace`` under the new settings. The result
+again and evaluated with ``asuka.loop.cell.evaluate_round`` under the new settings (an artifact
+that recurs, unchanged, is evaluated once: the later rounds reuse its verdicts). The result
 is a new run beside the source (``<runs>/<new id>``) with the same layout, so every command that
 reads runs (report, export, reeval) works on it; the source is only read. Per round the new run
 keeps the source's code-agent record and the feedback that was actually sent, and replaces the
@@ -26,9 +27,8 @@ from pathlib import Path
 from asuka import uiagents
 from asuka.protocol.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
-from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
 from asuka.loop.executor import run_pool
-from asuka.loop.cell import CellSpec
+from asuka.loop.cell import CellSpec, evaluate_round
 from asuka.results.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
@@ -83,7 +83,6 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
                        bt: BenchTask, deployer: Deployer,
                        on_event: OnEvent | None) -> dict | None:
     new_id = new.cell_id
-    protocol, threshold = new.protocol, new.threshold
     _start_cell(src, dest, cell_id, new, bt)
     dest.clear_failure(new_id)
     if dest.is_finished(new_id):
@@ -91,7 +90,6 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
     source_rounds = src.load_rounds(cell_id)
     done = dest.completed_rounds(new_id)
     ui_agent = uiagents.get(new.ui, **new.ui_options)
-    settings = EvalSettings(protocol, threshold, new.concurrency, new.max_retry)
     shape, last = Shape.of(bt.task), None
     scratch = dest.cell_dir(new_id) / "live-workspace"
     for old_rec in source_rounds:
@@ -106,8 +104,7 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
         if scratch.exists():  # deploy from a scratch copy: a build must not touch the snapshot
             shutil.rmtree(scratch)
         shutil.copytree(snap, scratch, symlinks=True)
-        outcome = await evaluate_workspace(bt, scratch, ui_agent, deployer, settings,
-                                           evidence_dir=dest.evidence_dir(new_id, r))
+        outcome = await evaluate_round(new, bt, scratch, ui_agent, deployer, dest, new_id, r)
         agent = old_rec.agent.model_copy(deep=True)
         agent.usage = [u for u in agent.usage if u.role != "ui-agent"] + outcome.usage
         agent.meta = {**agent.meta, "reeval_of": {"run": src.root.name, "cell": cell_id}}

@@ -50,5 +50,7 @@ def new_run_id() -> str:
 table1 = summary_table
 
 
-def save_run_config(store: RunStore, specs: list[CellSpec], bench: Path) -> None:
-    store.write_run_config({"bench": str(bench), "cells": [s.model_dump() for s in specs]})
+def save_run_config(store: RunStore, specs: list[CellSpec], bench: Path,
+                    reuse_evaluations: bool = True) -> None:
+    store.write_run_config({"bench": str(bench), "reuse_evaluations": reuse_evaluations,
+                            "cells": [s.model_dump() for s in specs]})

@@ -105,9 +105,12 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
 
 async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: UIAgent,
                              deployer: Deployer, settings: EvalSettings,
-                             evidence_dir: Path | None = None) -> EvalOutcome:
-    """Deploy ``workspace``, evaluate it, and always tear the deployment down."""
-    artifact = await asyncio.to_thread(artifact_hash, Path(workspace))  # before any build
+                             evidence_dir: Path | None = None,
+                             artifact: str | None = None) -> EvalOutcome:
+    """Deploy ``workspace``, evaluate it, and always tear the deployment down (``artifact``:
+    its ``artifact_hash`` when the caller has it)."""
+    if artifact is None:
+        artifact = await asyncio.to_thread(artifact_hash, Path(workspace))  # before any build
     t0 = time.perf_counter()
     deployment = await asyncio.to_thread(deployer.deploy, Path(workspace))
     t_deploy = time.perf_counter() - t0

@@ -70,6 +70,8 @@ create table if not exists rounds (
   cell_id text not null, round integer not null, task_pass real, criteria_pass real,
   executed integer, skipped integer, errored integer, deploy_ok integer, duration_s real,
   primary key (cell_id, round));
+create table if not exists evaluations (
+  key text primary key, cell_id text not null, round integer not null);
 """
 
 
@@ -150,6 +152,13 @@ class RunStore:
             raise StoreFormatError(f"{p}: run directory format {version}, but this Asuka reads "
                                    f"up to {FORMAT_VERSION}; upgrade Asuka to read it")
         return cfg
+
+    @property
+    def reuses_evaluations(self) -> bool:
+        """Whether a round whose artifact was already evaluated here under the same task and
+        evaluator settings takes those verdicts instead of evaluating again (run.json's
+        ``reuse_evaluations``, default yes)."""
+        return bool(self.run_config().get("reuse_evaluations", True))
 
     def write_run_config(self, config: dict) -> None:
         """run.json, once: a resumed run keeps what it started with."""
@@ -305,6 +314,26 @@ class RunStore:
                  int(rec.evaluation.deploy_ok), sum(rec.timings.values())))
             db.execute("update cells set rounds_done=?, updated_at=? where cell_id=?",
                        (rec.round, time.time(), cell_id))
+            if rec.evaluation.key and rec.evaluation.reused_from is None:
+                db.execute("insert or ignore into evaluations values (?,?,?)",
+                           (rec.evaluation.key, cell_id, rec.round))
+
+    def reuse_evaluation(self, key: str, cell_id: str, r: int
+                         ) -> tuple[RoundEvaluation, DeployResult | None] | None:
+        """The verdicts and deploy of the finished round evaluated under ``key`` (see
+        ``asuka.loop.cell.evaluation_key``), its evidence copied into round ``r`` of
+        ``cell_id``, marked ``reused_from``; None when no finished round has that key."""
+        with closing(self._db()) as db:
+            row = db.execute("select cell_id, round from evaluations where key=?",
+                             (key,)).fetchone()
+        if row is None or not self.round_done(row[0], row[1]):
+            return None
+        src = self.load_round(row[0], row[1])
+        evidence = self.evidence_dir(row[0], row[1])
+        if evidence.is_dir():
+            shutil.copytree(evidence, self.evidence_dir(cell_id, r), dirs_exist_ok=True)
+        reused = src.evaluation.model_copy(update={"reused_from": f"{row[0]} round {row[1]}"})
+        return reused, src.deploy
 
     def load_round(self, cell_id: str, r: int) -> RoundRecord:
         d = self.round_dir(cell_id, r)
