@@ -107,10 +107,11 @@ def measure(name: str, args: argparse.Namespace, out: Path) -> dict:
 
 
 def outcomes(summary: Path) -> dict[tuple[str, int], tuple]:
-    """(cell, round) -> what the round measured: weighted task and criteria pass rates and the
-    executed/passed/failed/skipped counts."""
+    """(agent_task, round) -> what the round measured: weighted task and criteria pass rates
+    and the executed/passed/failed/skipped counts. Keyed by agent and task, not by cell id: the
+    id digests the UI options, which differ between configurations."""
     data = json.loads(summary.read_text())
-    return {(c["cell_id"], r["round"]): (r["task_pass_rate"]["same-artifact"],
+    return {(f"{c['agent']}_{c['task']}", r["round"]): (r["task_pass_rate"]["same-artifact"],
                                          r["criteria_pass_rate"]["same-artifact"],
                                          *(r["counts"][k] for k in ("executed", "passed", "failed",
                                                                     "skipped")))
@@ -128,6 +129,8 @@ def main() -> None:
     ap.add_argument("--configs", default="before,after",
                     help=f"configurations to compare, the first the base ({', '.join(CONFIGS)})")
     ap.add_argument("--interval", type=float, default=0.2, help="memory sampling period (s)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="write the runs here (kept) instead of a temporary directory")
     args = ap.parse_args()
     names = args.configs.split(",")
     unknown = [n for n in names if n not in CONFIGS]
@@ -141,8 +144,10 @@ def main() -> None:
           f"tasks: {', '.join(args.task) if args.task else 'those of the experiment'}")
     results = []
     with tempfile.TemporaryDirectory(prefix="asuka-bench-") as tmp:
+        out = args.keep or Path(tmp)
+        out.mkdir(parents=True, exist_ok=True)
         for name in names:
-            r = measure(name, args, Path(tmp))
+            r = measure(name, args, out)
             results.append(r)
             print(f"{name}: wall {r['wall_s']:.1f} s, peak memory of the process tree "
                   f"{r['peak_tree_mb']:.0f} MiB (largest single process "

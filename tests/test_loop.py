@@ -89,6 +89,10 @@ async def test_an_artifact_seen_before_in_the_run_is_not_evaluated_again(mini, t
         ev_b = store.evidence_dir(second.cell_id, rb.round)
         assert sorted(p.name for p in ev_b.iterdir()) == sorted(p.name for p in ev_a.iterdir())
 
+    from asuka.results.summary import summarize
+    summary = summarize(store, {"mini-todo": mini})
+    assert summary["reused_evaluations"] == len(b)
+
     other = first.model_copy(update={"label": "slower", "ui_options": {**PATIENT,
                                                                       "assert_timeout_s": 5}})
     await run_cell(other, mini, store, Deployer())

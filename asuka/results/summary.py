@@ -45,6 +45,7 @@ def cell_summary(c: CellData) -> dict:
         row["deploy_ok"] = rec.evaluation.deploy_ok
         row["tokens"] = round_tokens(rec)
         row["ui_tokens"] = round_tokens(rec, "ui-agent")
+        row["reused_from"] = None if c.carried_over(k) else rec.evaluation.reused_from
         rounds.append(row)
     s = c.spec
     return {"cell_id": c.cell_id, "agent": c.label, "task": c.task, "start": s["start"],
@@ -65,9 +66,12 @@ def summarize(store: RunStore, tasks: Mapping[str, BenchTask],
     run.provenance = check
     run.notices = check.warnings() + [p for p in check.problems() if "changed" in p]
     agg = aggregate(run, ci_method)
+    cells = [cell_summary(c) for c in run.scored]
     summary = {"run": store.root.name, "written_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
                **aggregate_json(agg), "provenance": check.as_record(),
-               "cells": [cell_summary(c) for c in run.scored]}
+               "reused_evaluations": sum(r["reused_from"] is not None
+                                         for c in cells for r in c["rounds"]),
+               "cells": cells}
     store.write_summary(summary)
     return summary
 
@@ -102,6 +106,10 @@ def summary_footer(summary: dict) -> list[str]:
         rows = summary["not_scored_cells"]
         lines.append(f"Not scored ({len(rows)}): " + _names(
             rows, lambda r: f"{r['cell_id']}: {r['reason']}"))
+    if summary.get("reused_evaluations"):
+        lines.append(f"Reused evaluations: {summary['reused_evaluations']} round(s) had an app "
+                     "identical to one evaluated earlier in the run (same task and evaluator "
+                     "settings) and took its verdicts.")
     lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
                  "criteria the harness or judge could not decide / failed deploys; errors "
                  "count as not passed and stay in the denominator. Not found: criteria "
