@@ -351,3 +351,16 @@ def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
                        "sim-strong", "--max-rounds", "1", "--executor", "ray",
                        "--out", tmp_path, "--run-id", "noray")
     assert code == 1 and "pip install 'asuka[ray]'" in out
+
+
+def test_asuka_run_is_an_experiment_of_one_setting() -> None:
+    """`asuka run` expands its options as `asuka sweep` expands a grid: bad settings are named
+    by the option that gave them, before anything runs."""
+    bench = str(Path(__file__).parent / "fixtures" / "bench")
+    runner = CliRunner()
+    res = runner.invoke(app, ["run", "--bench", bench, "--protocol", "bogus"])
+    assert res.exit_code == 2 and "--protocol: unknown value 'bogus'" in res.output, res.output
+    res = runner.invoke(app, ["run", "--bench", bench, "--profile", "nope"])
+    assert res.exit_code == 2 and "unknown sim profile 'nope'" in res.output, res.output
+    res = runner.invoke(app, ["run", "--bench", bench, "--agent", "llm"])
+    assert res.exit_code == 2 and "an llm agent needs a model" in res.output, res.output

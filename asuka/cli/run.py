@@ -59,7 +59,8 @@ def run(
 ) -> None:
     """Run the closed loop. With no arguments: the main job, offline (the main subset's tasks x
     2 sim profiles x 3 rounds x T=0.5; --all for every task), then a Table-1-style summary."""
-    from asuka.loop.cell import CellSpec, with_unsandboxed_agents
+    from asuka.loop.cell import with_unsandboxed_agents
+    from asuka.loop.experiments import ExperimentError, expand, parse_experiment
     from asuka.cli.experiments import before_running
     from asuka.loop.progress import CellProgress
     from asuka.loop.runner import new_run_id, save_run_config, table1
@@ -76,16 +77,12 @@ def run(
         for p in problems:
             err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
-    if protocol not in ("dag", "flat", "full"):
-        raise typer.BadParameter(f"unknown protocol {protocol!r}", param_hint="--protocol")
-    if start not in ("query", "prd"):
-        raise typer.BadParameter(f"unknown start mode {start!r}", param_hint="--start")
     extra = parse_opts(agent_opt or [])
     if agent == "sim":
-        variants = [{"profile": p, **extra} for p in (profile or ["weak", "strong"])]
+        agents = [{"backend": "sim", "profile": p, "options": extra}
+                  for p in (profile or ["weak", "strong"])]
     else:
-        variants = [{**({"model": model} if model else {}), **({"tool": tool} if tool else {}),
-                     **extra}]
+        agents = [{"backend": agent, "model": model, "tool": tool, "options": extra}]
     ui_options: dict = parse_opts(ui_opt or [], "--ui-opt")
     if ui in ("browser-use", "hybrid"):
         if not (ui_model or model):
@@ -98,11 +95,20 @@ def run(
             raise typer.BadParameter("--user llm needs --user-model (or --model)",
                                      param_hint="--user-model")
         user_options["model"] = user_model or model
-    specs = [CellSpec(task=t.id, agent=agent, agent_options=opts, ui=ui, ui_options=ui_options,
-                      user=user, user_options=user_options,
-                      rounds=rounds, threshold=threshold, protocol=protocol, start=start,
-                      seed=seed, concurrency=concurrency)
-             for opts in variants for t in tasks]
+    # the command line is an experiment of one setting, expanded as `asuka sweep` expands one
+    grid = {"name": "run", "agents": agents, "tasks": [t.id for t in tasks],
+            "rounds": [rounds], "thresholds": [threshold], "protocols": [protocol],
+            "starts": [start], "verbosity": [verbosity], "seeds": [seed],
+            "ui": {"backend": ui, "options": ui_options},
+            "user": {"backend": user, "options": user_options}, "concurrency": concurrency}
+    try:
+        specs = expand(parse_experiment(grid, "<command line>"), tasks)
+    except ExperimentError as exc:
+        for p in exc.problems:
+            field = p.field.split("[")[0].split(".")[0]
+            flag = GRID_FLAGS.get(field, p.field)
+            err.print(f"[red]error[/red] {flag}: {p.reason}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
     if unsandboxed_agents:
         specs = [with_unsandboxed_agents(s) for s in specs]
     before_running(specs)
@@ -122,6 +128,13 @@ def run(
     if summary.get("failed_cells"):
         raise typer.Exit(1)
 
+
+
+# the experiment field each option of `asuka run` fills in, for its error messages
+GRID_FLAGS = {"agents": "--agent/--profile/--model/--tool", "rounds": "--rounds",
+              "thresholds": "--threshold", "protocols": "--protocol", "starts": "--start",
+              "verbosity": "--verbosity", "seeds": "--seed", "ui": "--ui", "user": "--user",
+              "concurrency": "--concurrency", "tasks": "--task"}
 
 
 def choose_tasks(root: Path, task: list[str] | None, subset: str | None,
