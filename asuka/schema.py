@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from asuka.vocabulary import CriterionStatus, DecidedBy, Protocol, TaskStatus
+from asuka.vocabulary import Capability, CriterionStatus, DecidedBy, Protocol, TaskStatus
 
 TaskType = Literal["presence", "functionality", "robustness"]
 TASK_TYPES: tuple[str, ...] = ("presence", "functionality", "robustness")
@@ -177,7 +177,11 @@ def to_pattern(value: str) -> re.Pattern[str] | str:
 class Criterion(Strict):
     id: str = Field(pattern=ID_PATTERN)
     text: str = Field(min_length=1)
+    # acceptance contract (JoyFrontBench): a core task passes only when every mandatory
+    # criterion does; a source-verifiable one may keep credit from a source inspection when
+    # the app does not run (asuka.results.contracts)
     mandatory: bool = False
+    source_verifiable: bool = False
     check: list[CheckStep] | None = None
 
 
@@ -186,8 +190,8 @@ class EvalTask(Strict):
     summary: str = Field(min_length=1)
     type: TaskType
     weight: int = Field(ge=1, le=5)
-    capability: str | None = None
-    core: bool = False
+    capability: Capability | None = None
+    core: bool = False  # the primary user workflow: what application success requires
     # true: the criteria run one after another in one browser context (storage carries over: a
     # deliberate flow); false: each criterion is an independent test case in a fresh context
     # (storage empty). None: the task's ``shared_context``.

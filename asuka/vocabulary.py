@@ -25,3 +25,9 @@ CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
 TaskStatus = Literal["passed", "failed", "skipped", "error"]
 # which stage decided a verdict: the check as written, the check on grounded locators, an LLM
 DecidedBy = Literal["scripted", "grounded", "llm"]
+
+# what an evaluation task exercises: JoyFrontBench's eight capability dimensions (its Table 4)
+Capability = Literal["component-completeness", "representation-fidelity", "visual-quality",
+                     "interaction-responsiveness", "computational-rendering", "rule-simulation",
+                     "state-management", "data-exchange"]
+CAPABILITIES: tuple[str, ...] = get_args(Capability)

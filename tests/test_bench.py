@@ -140,6 +140,26 @@ def test_bad_check_step(tmp_path):
     assert "unknown check step 'clik'" in out
 
 
+def test_acceptance_contracts_are_checked(tmp_path):
+    # a core task without a mandatory criterion; a mandatory criterion outside a core task
+    t = broken(eval_tasks__0__core=True, eval_tasks__1__criteria__0__mandatory=True)
+    code, out = validate(write_bench(tmp_path / "a", task=t))
+    assert code == 1
+    assert "eval_tasks(t0).core: a core task needs at least one mandatory criterion" in out
+    assert "mandatory, but t1 is not a core task" in out
+    t = broken(eval_tasks__1__criteria__0__mandatory=True)
+    code, out = validate(write_bench(tmp_path / "b", task=t))
+    assert "mandatory criteria but no core task" in out
+    t = broken(eval_tasks__0__core=True, eval_tasks__0__criteria__0__mandatory=True,
+               eval_tasks__0__capability="state-management",
+               eval_tasks__0__criteria__0__source_verifiable=True)
+    code, out = validate(write_bench(tmp_path / "c", task=t))
+    assert code == 0, out
+    t = broken(eval_tasks__0__capability="speed")
+    code, out = validate(write_bench(tmp_path / "d", task=t))
+    assert code == 1 and "unknown value 'speed'" in out and "state-management" in out
+
+
 def test_all_problems_reported_in_one_run(tmp_path):
     t = broken(eval_tasks__1__weight=9, eval_tasks__2__type="x", data=["data/none.json"])
     code, out = validate(write_bench(tmp_path, task=t, prd=None))

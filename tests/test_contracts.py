@@ -124,7 +124,7 @@ def test_a_round_of_the_loop_scores_from_its_records() -> None:
     task = Task.model_validate({
         "id": "x", "title": "x", "category": "utility", "query": "q", "eval_tasks": [
             {"id": "t0", "summary": "s", "type": "functionality", "weight": 1, "core": True,
-             "capability": "state management", "criteria": [
+             "capability": "state-management", "criteria": [
                  {"id": "t0.c0", "text": "a", "mandatory": True}, {"id": "t0.c1", "text": "b"}]},
             {"id": "t1", "summary": "s", "type": "presence", "weight": 1,
              "criteria": [{"id": "t1.c0", "text": "c"}]}]})

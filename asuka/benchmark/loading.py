@@ -126,6 +126,7 @@ def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> N
     for c, n in crit_ids.items():
         if n > 1:
             problems.append(Problem(rel, f"criteria({c})", f"duplicate criterion id {c!r}"))
+    _check_contracts(task, rel, problems)
     for i, d in enumerate(task.data):
         if not (folder / d).is_file():
             problems.append(Problem(rel, f"data[{i}]", f"data file not found: tasks/{task.id}/{d}"))
@@ -167,6 +168,27 @@ def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> N
             if et.id not in covered:
                 problems.append(Problem(rel, f"eval_tasks({et.id})",
                                         "not served by any feature (the simulator cannot fail it)"))
+
+
+def _check_contracts(task: Task, rel: str, problems: list[Problem]) -> None:
+    """A task that declares an acceptance contract (a core task or a mandatory criterion) has
+    at least one core task, each core task at least one mandatory criterion, and no mandatory
+    criterion outside a core task (it would decide nothing)."""
+    cores = [et for et in task.eval_tasks if et.core]
+    mandatory = [(et, c) for et in task.eval_tasks for c in et.criteria if c.mandatory]
+    if not cores and not mandatory:
+        return
+    if not cores:
+        problems.append(Problem(rel, "eval_tasks", "mandatory criteria but no core task: "
+                                                   "application success needs one"))
+    for et in cores:
+        if not any(c.mandatory for c in et.criteria):
+            problems.append(Problem(rel, f"eval_tasks({et.id}).core",
+                                    "a core task needs at least one mandatory criterion"))
+    for et, c in mandatory:
+        if not et.core:
+            problems.append(Problem(rel, f"criteria({c.id}).mandatory",
+                                    f"mandatory, but {et.id} is not a core task"))
 
 
 def _load_dag(task: Task, bench: Path, problems: list[Problem]) -> DagSpec | None:

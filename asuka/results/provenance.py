@@ -44,6 +44,10 @@ def task_definition(bt: BenchTask) -> bytes:
     for et in definition["eval_tasks"]:
         if et.get("shared_context") is True:
             del et["shared_context"]
+        # a field added after the proofs: left out at its default, as above
+        for c in et["criteria"]:
+            if c.get("source_verifiable") is False:
+                del c["source_verifiable"]
     return json.dumps(definition, sort_keys=True).encode()
 
 
