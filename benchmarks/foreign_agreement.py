@@ -2,7 +2,11 @@
 implementations (tests/fixtures/foreign/, see asuka/benchmark/corpus.py): per task, the share of
 criteria whose verdict on the corpus app matches its label, and every disagreement.
 
-    .venv/bin/python benchmarks/foreign_agreement.py [TASK ...] [--write]
+    .venv/bin/python benchmarks/foreign_agreement.py [TASK ...] [--write] [--patient-too]
+
+--patient-too also evaluates every app with every timeout waited out (``fast_absence=False``)
+and says whether each criterion got the same verdict both ways: evaluator changes are checked
+on apps no simulator wrote.
 
 --write records the figures in tests/fixtures/foreign/agreement.json (with a fingerprint of the
 task, app and labels, so a test can tell a stale figure from a current one)."""
@@ -24,6 +28,7 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tasks", nargs="*")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--patient-too", action="store_true")
     args = ap.parse_args()
     ids = args.tasks or corpus_tasks()
     tasks, problems = load_bench(default_bench_dir(), ids)
@@ -34,8 +39,14 @@ async def main() -> None:
     for bt in tasks:
         entry = CORPUS_DIR / bt.id
         labels = load_labels(entry / "labels.yaml", bt)
-        ag = agreement(bt, await evaluate_entry(bt, entry), labels)
+        evaluation = await evaluate_entry(bt, entry)
+        ag = agreement(bt, evaluation, labels)
         print(f"{bt.id}: {ag.agreed}/{ag.total} = {100 * ag.share:.1f}% agreement")
+        if args.patient_too:
+            patient = await evaluate_entry(bt, entry, {"fast_absence": False})
+            differ = sorted(set(_statuses(evaluation).items()) ^ set(_statuses(patient).items()))
+            print(f"  fast absence vs patient: "
+                  f"{'identical verdicts' if not differ else f'DIFFER {differ}'}")
         for d in ag.disagreements:
             print(f"  {d.criterion_id}: label {d.label}, verdict {d.verdict}: {d.verdict_reason}")
         record[bt.id] = {"agreed": ag.agreed, "total": ag.total,
@@ -44,6 +55,10 @@ async def main() -> None:
     if args.write:
         path.write_text(json.dumps(dict(sorted(record.items())), indent=1) + "\n")
         print(f"wrote {path}")
+
+
+def _statuses(evaluation) -> dict[str, str]:
+    return {v.criterion_id: v.status for r in evaluation.results.values() for v in r.verdicts}
 
 
 if __name__ == "__main__":

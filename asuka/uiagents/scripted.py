@@ -34,7 +34,7 @@ Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
   equal to / matching ``value`` when given).
 - With ``fast_absence`` (the default) a polled step that does not hold, and an action whose
   locator finds nothing, fail as soon as the page has *settled* (loaded, no request in flight,
-  no timer, interval or animation due before the step's deadline, DOM quiet for 0.25 s:
+  no timer, interval or animation due before the step's deadline, DOM quiet for 0.15 s:
   ``asuka.uiagents.settle``) instead of at their timeout; ``fast_absence=False`` waits every
   timeout out. Same verdicts, a fraction of the time on a half-built app.
 - JavaScript dialogs (alert/confirm/prompt) are accepted, as a user confirming would.
