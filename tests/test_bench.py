@@ -230,3 +230,19 @@ def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
     y.write_text(y.read_text().replace("status: draft", "status: sketch"))
     res = CliRunner().invoke(app, ["validate", "--bench", str(bench)])
     assert res.exit_code == 1 and "status" in res.output
+
+
+def test_stats_count_contracts_and_capabilities(tmp_path):
+    from asuka.benchmark.stats import bench_stats
+
+    t = broken(eval_tasks__0__core=True, eval_tasks__0__criteria__0__mandatory=True,
+               eval_tasks__0__capability="state-management",
+               eval_tasks__1__capability="data-exchange")
+    tasks, problems = load_bench(write_bench(tmp_path, task=t))
+    assert problems == []
+    s = bench_stats(tasks)
+    assert (s.tasks_with_contracts, s.core_tasks, s.mandatory_criteria) == (1, 1, 1)
+    assert s.capabilities["state-management"] == s.capabilities["data-exchange"] == 0.5
+    assert s.capabilities["visual-quality"] == 0
+    res = runner.invoke(app, ["stats", "--bench", str(tmp_path)])
+    assert res.exit_code == 0 and "30.6% (JoyFrontBench)" in res.output, res.output

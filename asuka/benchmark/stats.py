@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from asuka.protocol.dag import CriterionDag
 from asuka.schema import CATEGORIES, TASK_TYPES, BenchTask
+from asuka.vocabulary import CAPABILITIES
 
 # Asuka-Bench §3.3 and Figure 3, for side-by-side display.
 PAPER = {
@@ -16,6 +17,12 @@ PAPER = {
     "weight_mean": 2.96, "dag_depth_mean": 4.4, "dag_depth_max": 9,
     "categories": {"utility": 0.38, "data-visualization": 0.22, "management": 0.20,
                    "e-commerce": 0.08, "marketing": 0.06, "social": 0.06},
+}
+# JoyFrontBench's Table 4: tasks per capability dimension (764 in all), for side-by-side display
+JOYFRONT_CAPABILITIES = {
+    "component-completeness": 105, "representation-fidelity": 42, "visual-quality": 91,
+    "interaction-responsiveness": 38, "computational-rendering": 108, "rule-simulation": 234,
+    "state-management": 118, "data-exchange": 28,
 }
 
 
@@ -30,6 +37,12 @@ class BenchStats:
     dag_depth_mean: float = 0.0
     dag_depth_max: int = 0
     categories: dict[str, float] = field(default_factory=dict)
+    # acceptance contracts: tasks declaring one, core evaluation tasks, mandatory criteria,
+    # and the share of labelled evaluation tasks per capability (None: no task is labelled)
+    tasks_with_contracts: int = 0
+    core_tasks: int = 0
+    mandatory_criteria: int = 0
+    capabilities: dict[str, float] | None = None
 
     @property
     def eval_tasks_per_task(self) -> float:
@@ -56,4 +69,10 @@ def bench_stats(tasks: list[BenchTask]) -> BenchStats:
     s.dag_depth_max = max(depths)
     cats = Counter(t.task.category for t in tasks)
     s.categories = {c: cats[c] / len(tasks) for c in CATEGORIES}
+    s.tasks_with_contracts = sum(any(et.core for et in t.task.eval_tasks) for t in tasks)
+    s.core_tasks = sum(et.core for et in ets)
+    s.mandatory_criteria = sum(c.mandatory for et in ets for c in et.criteria)
+    caps = Counter(et.capability for et in ets if et.capability)
+    labelled = sum(caps.values())
+    s.capabilities = {c: caps[c] / labelled for c in CAPABILITIES} if labelled else None
     return s

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from asuka.benchmark.loading import load_bench
 from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts, pct
-from asuka.benchmark.stats import PAPER, bench_stats
+from asuka.benchmark.stats import JOYFRONT_CAPABILITIES, PAPER, bench_stats
 
 
 def validate(
@@ -162,6 +162,13 @@ def stats(
     ]
     for c, share in s.categories.items():
         rows.append((f"category: {c}", pct(share), pct(PAPER["categories"][c])))
+    joy_total = sum(JOYFRONT_CAPABILITIES.values())
+    rows += [("tasks with an acceptance contract", str(s.tasks_with_contracts), "-"),
+             ("core evaluation tasks", str(s.core_tasks), "-"),
+             ("mandatory criteria", str(s.mandatory_criteria), "-")]
+    for c, n in JOYFRONT_CAPABILITIES.items():
+        ours = "-" if s.capabilities is None else pct(s.capabilities[c])
+        rows.append((f"capability: {c}", ours, f"{pct(n / joy_total)} (JoyFrontBench)"))
     for r in rows:
         table.add_row(*r)
     console.print(table)
