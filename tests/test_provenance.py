@@ -160,3 +160,22 @@ def test_shared_context_resolution_and_fingerprint() -> None:
     other = Task.model_validate({**raw, "shared_context": False})
     assert fingerprint(bt.model_copy(update={"task": other})) != fingerprint(
         bt.model_copy(update={"task": migrated}))
+
+
+def test_a_contract_changes_what_scores_mean_not_what_a_proof_proved() -> None:
+    """Declaring core tasks and mandatory criteria leaves the proof fingerprint (and the
+    evaluation-reuse key built on it) as it was, but provenance sees the task changed."""
+    from asuka.results.provenance import part_hashes
+    from asuka.schema import Task
+
+    (bt,) = load_tasks(Path(__file__).parent / "fixtures" / "bench", ["mini-todo"])
+    raw = bt.task.model_dump(mode="json")
+    raw["eval_tasks"][0].update(core=True, capability="component-completeness")
+    raw["eval_tasks"][0]["criteria"][0].update(mandatory=True, source_verifiable=True)
+    annotated = bt.model_copy(update={"task": Task.model_validate(raw)})
+    assert fingerprint(annotated) == fingerprint(bt)
+    assert part_hashes(annotated)["task"] != part_hashes(bt)["task"]
+    assert changed_parts(cell_provenance(bt, {}), annotated) == ["task"]
+    raw["eval_tasks"][0]["criteria"][0]["text"] = "reworded"  # anything else still counts
+    assert fingerprint(bt.model_copy(update={"task": Task.model_validate(raw)})) \
+        != fingerprint(bt)

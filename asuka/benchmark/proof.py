@@ -4,8 +4,9 @@ A passing run proves the checks of one version of a task. The proof keeps a fing
 what the run exercised (the task's parsed definition, the reference app's files, the mock data)
 so that any later edit shows up as a *stale* proof, and it lists every mutant with the
 evaluation tasks it was expected to fail and did fail, for a reader who wants to see the proof
-rather than trust it. ``status`` and ``notes`` are not part of the fingerprint: promoting a
-draft to ready after its proof does not invalidate it.
+rather than trust it. ``status``, ``notes`` and the acceptance contract are not part of the
+fingerprint: promoting a draft to ready, or declaring its core tasks and mandatory criteria,
+after its proof does not invalidate it.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ ProofState = Literal["proven", "stale", "unproven"]
 
 
 def fingerprint(bench_task: BenchTask) -> str:
-    """sha256 over the task definition (minus status and notes), reference files and data."""
+    """sha256 over the task definition (minus status, notes and the acceptance contract, which
+    decide no verdict), reference files and data."""
     h = hashlib.sha256()
-    h.update(task_definition(bench_task))
+    h.update(task_definition(bench_task, contracts=False))
     files = task_files(bench_task)
     hash_files(h, files["reference"] + files["data"])
     return h.hexdigest()

@@ -34,9 +34,17 @@ SECRET_VALUE = re.compile(r"^(sk-|sk_|ghp_|gho_|xox[abp]-|AKIA)[A-Za-z0-9_-]{8,}
 
 # ---------------------------------------------------------------- hashing
 
-def task_definition(bt: BenchTask) -> bytes:
-    """The parsed task definition minus ``status`` and ``notes`` (editorial fields)."""
+def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
+    """The parsed task definition minus ``status`` and ``notes`` (editorial fields). Without
+    ``contracts``, the acceptance contract (core tasks, mandatory and source-verifiable
+    criteria, capabilities) reads as unset: it changes what a run's scores mean, so provenance
+    sees it, but not what a check decides, so a proof (``asuka.benchmark.proof``) outlives it."""
     definition = bt.task.model_dump(mode="json", exclude={"status", "notes"})
+    if not contracts:
+        for et in definition["eval_tasks"]:
+            et.update(core=False, capability=None)
+            for c in et["criteria"]:
+                c.update(mandatory=False, source_verifiable=False)
     # shared contexts are what every task was proven under before the field existed: left out
     # at that value, so those proofs stay valid; any task that changes it is proven again
     if definition.pop("shared_context") is not True:
