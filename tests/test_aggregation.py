@@ -291,3 +291,43 @@ def test_report_data_is_the_summary(grid):
     assert json.loads(json.dumps(agg["groups"])) == json.loads(json.dumps(summary["groups"]))
     assert agg["unfinished_cells"] == summary["unfinished_cells"]
     assert agg["failed_cells"] == summary["failed_cells"]
+
+
+def test_contract_metrics_join_the_summary_for_tasks_that_declare_one(tmp_path):
+    """JoyFrontBench's ATS / CTPR / ASR per round, on the round's own artifact, seeds as run
+    slots then projects macro-averaged; a group without contracts gets none of these keys."""
+    import re
+
+    bench = copy_bench(tmp_path / "bench")
+    y = bench / "tasks" / "mini-todo" / "task.yaml"
+    text = y.read_text()
+    # t1 is the core task; its first criterion is mandatory
+    text = re.sub(r"(\n  - id: t1\n)", r"\1    core: true\n", text, count=1)
+    text = text.replace("      - id: t1.c0\n", "      - id: t1.c0\n        mandatory: true\n", 1)
+    y.write_text(text)
+    tasks = {bt.id: bt for bt in load_tasks(bench, list(TASKS))}
+    assert any(et.core for et in tasks["mini-todo"].task.eval_tasks)
+    store = RunStore(tmp_path / "run")
+    bt = tasks["mini-todo"]
+    # seed 0: t1 fails in round 1 (its first criterion passes, the second fails: A = 0.5),
+    # passes in round 2; seed 1: t1 passes in both rounds
+    record_cell(store, bt, cell_spec("mini-todo", 0, "low"),
+                [evaluation(bt, {"t0"}), evaluation(bt, {"t0", "t1"})])
+    record_cell(store, bt, cell_spec("mini-todo", 1, "low"),
+                [evaluation(bt, {"t1"}), evaluation(bt, {"t1"})])
+    other = tasks["mini-todo-2"]
+    record_cell(store, other, cell_spec("mini-todo-2", 0, "low"),
+                [evaluation(other, {"t0"}), evaluation(other, ALL)])
+    summary = summarize(store, tasks)
+    (group,) = summary["groups"]
+    r1, r2 = group["rounds"]
+    # only mini-todo declares a contract: n = 1 project, its two seeds averaged first
+    assert r1["asr.same-artifact"]["mean"] == pytest.approx(0.5)  # (0 + 1) / 2
+    assert r1["asr.same-artifact"]["n"] == 1
+    assert r2["asr.same-artifact"]["mean"] == pytest.approx(1.0)
+    assert r1["ctpr.same-artifact"]["mean"] == pytest.approx(0.5)
+    # ATS round 1 (a task not passed keeps its first criterion: t0 has 3, the others 2):
+    # seed 0 (1 + 4 * 1/2) / 5 = 0.6, seed 1 (1/3 + 1 + 3 * 1/2) / 5 = 0.5667
+    assert r1["ats.same-artifact"]["mean"] == pytest.approx((0.6 + 2.8333333 / 5) / 2)
+    plain = summarize(store, {"mini-todo-2": other})  # mini-todo's cells: not scored
+    assert all("asr.same-artifact" not in r for g in plain["groups"] for r in g["rounds"])

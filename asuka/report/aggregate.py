@@ -20,10 +20,14 @@ from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
 from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
+from asuka.results.contracts import score_round
 from asuka.results.store import RoundRecord
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
            "task_fix_rate", "criteria_fix_rate")
+# JoyFrontBench's contract metrics (asuka.results.contracts), on each round's own artifact and
+# only for cells whose task declares a contract; seeds are its run slots
+CONTRACT_METRICS = ("ats", "ctpr", "asr")
 GAP_THRESHOLDS = (0.5, 1.0)  # the paper's Table 2 columns; the thresholds of full cells join
 # errors, plus criteria a locator miss decided (not errors: shown beside them so nobody takes
 # naming for behaviour)
@@ -167,12 +171,29 @@ def varying_fields(groups: list[Group]) -> list[str]:
     return out
 
 
+def has_contract(c: CellData) -> bool:
+    return c.bt is not None and any(et.core for et in c.bt.task.eval_tasks)
+
+
+def contract_value(c: CellData, k: int, metric: str) -> float | None:
+    """ATS, CTPR or ASR of round ``k + 1``'s artifact (a carried-over round: the last one)."""
+    if not has_contract(c) or not c.records:
+        return None
+    rec = c.records[min(k, len(c.records) - 1)]
+    s = score_round(c.bt.task, rec.evaluation)  # type: ignore[union-attr]
+    return {"ats": s.ats, "ctpr": s.ctpr, "asr": s.success}[metric]
+
+
 def _round(g: Group, k: int, ci: str) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
         for m in METRICS:
             metrics[f"{m}.{view}"] = g.estimate(
                 lambda c, m=m, view=view: getattr(c.metrics(view)[k], m), ci)
+    if any(has_contract(c) for c in g.cells):
+        for m in CONTRACT_METRICS:
+            metrics[f"{m}.same-artifact"] = g.estimate(
+                lambda c, m=m: contract_value(c, k, m), ci)
     ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
     return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
                           _total([round_cost(r) for r in ran], COST_KINDS), len(ran))
