@@ -332,6 +332,20 @@ class Evidence(BaseModel):
     failed_requests: list[str] = Field(default_factory=list)
 
 
+class Operability(BaseModel):
+    """Whether the deployed app runs at all (``asuka.uiagents.operability``): its root loads
+    without an error status or an uncaught error and renders something. ``ok=None``: the probe
+    itself failed (unknown, not the app's failure)."""
+
+    ok: bool | None
+    reason: str = ""
+    status: int | None = None
+    errors: list[str] = Field(default_factory=list)
+    text_chars: int = 0
+    visible_elements: int = 0
+    duration_s: float = 0.0
+
+
 class EvalTaskResult(BaseModel):
     eval_task_id: str
     status: TaskStatus
@@ -368,3 +382,5 @@ class RoundEvaluation(BaseModel):
     # verdicts were taken from an earlier identical evaluation of the run, which one
     key: str | None = None
     reused_from: str | None = None
+    # the app's root probed once before the evaluation tasks (UI agents that can)
+    operability: Operability | None = None

@@ -81,6 +81,7 @@ async def test_an_artifact_seen_before_in_the_run_is_not_evaluated_again(mini, t
     assert len(a) == len(b) >= 1
     for ra, rb in zip(a, b):
         assert ra.evaluation.reused_from is None and ra.evaluation.key
+        assert ra.evaluation.operability and ra.evaluation.operability.ok, ra.evaluation
         assert rb.evaluation.reused_from == f"{first.cell_id} round {ra.round}"
         assert rb.evaluation.key == ra.evaluation.key
         assert rb.evaluation.results == ra.evaluation.results

@@ -93,11 +93,14 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
     session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir,
                                   artifact=artifact)
     try:
+        probe = getattr(session, "operability", None)  # UI agents with a browser of their own
+        operability = await probe() if probe is not None else None
         dag = CriterionDag.of(bench_task.task, bench_task.dag)
         evaluation = await run_protocol(
             bench_task.task, dag, session.evaluate, protocol=settings.protocol,
             threshold=settings.threshold, concurrency=settings.concurrency,
             max_retry=settings.max_retry)
+        evaluation.operability = operability
         return evaluation, list(session.usage())
     finally:
         await session.close()

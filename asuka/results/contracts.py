@@ -181,7 +181,13 @@ def outcomes_of(evaluation: Any) -> dict[str, TaskOutcome]:
             for tid, res in evaluation.results.items()}
 
 
+def operable(evaluation: Any) -> bool:
+    """B: the deploy succeeded and the operability probe, when one ran, did not find the app
+    broken (a probe that could not run, ``ok=None``, charges nothing to the app)."""
+    op = getattr(evaluation, "operability", None)
+    return bool(evaluation.deploy_ok) and (op is None or op.ok is not False)
+
+
 def score_round(task: Any, evaluation: Any, tau: float = DEFAULT_TAU) -> RunScores:
-    """One round's contract scores; the operability bit is the deploy's outcome."""
-    return score_run(contracts_of(task), outcomes_of(evaluation), bool(evaluation.deploy_ok),
-                     tau)
+    """One round's contract scores."""
+    return score_run(contracts_of(task), outcomes_of(evaluation), operable(evaluation), tau)

@@ -112,6 +112,9 @@ class HybridSession:
     def usage(self) -> list[Usage]:
         return [*self.scripted.usage(), *self.judge.usage()]
 
+    async def operability(self) -> Any:
+        return await self.scripted.operability()  # type: ignore[attr-defined]
+
     async def close(self) -> None:
         await asyncio.gather(self.scripted.close(), self.judge.close(), return_exceptions=True)
 

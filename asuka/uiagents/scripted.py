@@ -94,11 +94,12 @@ from playwright.async_api import Error as PWError
 from playwright.async_api import async_playwright
 
 from asuka.llm import ModelSpec
-from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
+from asuka.schema import EvalTask, EvalTaskResult, Evidence, Operability, Verdict
 from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
 from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.operability import probe as probe_operability
 from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter
 from asuka.uiagents.steps import StepContext, brief
 from asuka.usage import Usage
@@ -269,6 +270,14 @@ class ScriptedSession:
                 self._browser = await launch(self._pw, self.agent.executable_path,
                                              headless=self.agent.headless)
             return self._browser
+
+    async def operability(self) -> Operability:
+        """The app's root probed once (``asuka.uiagents.operability``)."""
+        try:
+            browser = await self._ensure_browser()
+        except Exception as exc:  # noqa: BLE001 - unknown, never the app's failure
+            return Operability(ok=None, reason=f"the probe could not run: {brief(exc)}")
+        return await probe_operability(browser, self.base_url, self.agent.viewport)
 
     # ------------------------------------------------------------ one evaluation task
 
