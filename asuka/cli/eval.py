@@ -120,6 +120,9 @@ def register(app: typer.Typer) -> None:
         rec = store.load_round(spec.cell_id, 1)
         if not rec.evaluation.deploy_ok:
             err.print(f"[red]deploy failed[/red]: {escape(rec.evaluation.deploy_error or '')}")
+        op = rec.evaluation.operability
+        if op is not None and op.ok is False:
+            err.print(f"[red]not operable[/red]: {escape(op.reason)}", soft_wrap=True)
         console.print(task_table(bt, rec.evaluation))
         results = rec.evaluation.results.values()
         verdicts = [v for r in results for v in r.verdicts]
