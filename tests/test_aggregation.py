@@ -329,5 +329,9 @@ def test_contract_metrics_join_the_summary_for_tasks_that_declare_one(tmp_path):
     # ATS round 1 (a task not passed keeps its first criterion: t0 has 3, the others 2):
     # seed 0 (1 + 4 * 1/2) / 5 = 0.6, seed 1 (1/3 + 1 + 3 * 1/2) / 5 = 0.5667
     assert r1["ats.same-artifact"]["mean"] == pytest.approx((0.6 + 2.8333333 / 5) / 2)
+    shown = summary_table(summary)
+    assert [c.header for c in shown.columns][-5:] == ["ATS", "CTPR", "ASR", "Errors t/c/d",
+                                                      "Not found"]
     plain = summarize(store, {"mini-todo-2": other})  # mini-todo's cells: not scored
+    assert "ASR" not in [c.header for c in summary_table(plain).columns]
     assert all("asr.same-artifact" not in r for g in plain["groups"] for r in g["rounds"])

@@ -110,6 +110,9 @@ def summary_footer(summary: dict) -> list[str]:
         lines.append(f"Reused evaluations: {summary['reused_evaluations']} round(s) had an app "
                      "identical to one evaluated earlier in the run (same task and evaluator "
                      "settings) and took its verdicts.")
+    if any("asr.same-artifact" in r for g in summary.get("groups", []) for r in g["rounds"]):
+        lines.append("ATS / CTPR / ASR (JoyFrontBench, last round's artifact, tau 0.8): over "
+                     "the tasks that declare an acceptance contract only.")
     lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
                  "criteria the harness or judge could not decide / failed deploys; errors "
                  "count as not passed and stay in the denominator. Not found: criteria "
@@ -126,8 +129,10 @@ def summary_table(summary: dict, title: str = "Results") -> Table:
     t.add_column("agent")
     for name in varying:
         t.add_column(display_name(name))
+    contracts = any("asr.same-artifact" in r for g in groups for r in g["rounds"])
+    extra = ("ATS", "CTPR", "ASR") if contracts else ()
     for name in ("n", "cells", "PCR", *[f"R{r}" for r in range(1, n_rounds + 1)], "Criteria",
-                 "Errors t/c/d", "Not found"):
+                 *extra, "Errors t/c/d", "Not found"):
         t.add_column(name, justify="right")
     for g in groups:
         last = g["rounds"][-1] if g["rounds"] else {}
@@ -137,6 +142,8 @@ def summary_table(summary: dict, title: str = "Results") -> Table:
         t.add_row(str(g["agent"]), *[show(v, g["setting"].get(v)) for v in varying],
                   str(g["n"]), str(g["n_cells"]), _fmt(last.get("completion.cumulative", {})),
                   *rates, _fmt(last.get("criteria_pass_rate.cumulative", {})),
+                  *[_fmt(last.get(f"{m}.same-artifact", {})) for m in ("ats", "ctpr", "asr")
+                    if contracts],
                   f"{e['tasks']}/{e['criteria']}/{e['deploy_failures']}",
                   str(e.get("not_found", 0)))
     return t
