@@ -99,6 +99,8 @@ from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
 from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.evidence import PageEvidence
+from asuka.uiagents.evidence import quietly
 from asuka.uiagents.operability import probe as probe_operability
 from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter
 from asuka.uiagents.steps import StepContext, brief
@@ -106,70 +108,10 @@ from asuka.usage import Usage
 
 __all__ = ["BACKEND", "InfraError", "ScriptedSession", "ScriptedUIAgent"]
 
-MAX_EVIDENCE = 100
-CLOSE_TIMEOUT_S = 10.0
 PAGE_OPEN_TIMEOUT_S = 30.0
 # which evaluation tasks get a full-page screenshot: a shot costs about as much as running one
 # criterion, and a passed task's page is rarely looked at
 SCREENSHOTS = ("failed", "all", "none")
-
-
-class _Evidence:
-    """Collects console errors and failed requests from every page of a context."""
-
-    def __init__(self) -> None:
-        self.console: list[str] = []
-        self.requests: list[str] = []
-        self.closing: set[int] = set()
-        self._tasks: set[asyncio.Future[Any]] = set()  # dialog answers in flight
-
-    def _add(self, bucket: list[str], item: str) -> None:
-        item = item if len(item) <= 500 else item[:499] + "…"
-        if item not in bucket and len(bucket) < MAX_EVIDENCE:
-            bucket.append(item)
-
-    def attach(self, page: Any) -> None:
-        pid = id(page)
-
-        def live() -> bool:
-            return pid not in self.closing
-
-        def on_console(msg: Any) -> None:
-            if msg.type == "error" and live():
-                loc = msg.location or {}
-                where = f" ({loc.get('url')}:{loc.get('lineNumber')})" if loc.get("url") else ""
-                self._add(self.console, f"{msg.text}{where}")
-
-        def on_pageerror(err: Any) -> None:
-            if live():
-                name = getattr(err, "name", "") or "Error"
-                self._add(self.console, f"uncaught {name}: {getattr(err, 'message', err)}")
-
-        def on_requestfailed(req: Any) -> None:
-            if live():
-                self._add(self.requests, f"{req.method} {req.url} -> {req.failure or 'failed'}")
-
-        def on_response(resp: Any) -> None:
-            if resp.status >= 400 and live():
-                self._add(self.requests, f"{resp.request.method} {resp.url} -> {resp.status}")
-
-        def on_dialog(dialog: Any) -> None:
-            fut = asyncio.ensure_future(_quietly(dialog.accept()))
-            self._tasks.add(fut)
-            fut.add_done_callback(self._tasks.discard)
-
-        page.on("console", on_console)
-        page.on("pageerror", on_pageerror)
-        page.on("requestfailed", on_requestfailed)
-        page.on("response", on_response)
-        page.on("dialog", on_dialog)
-
-
-async def _quietly(coro: Any, timeout: float = CLOSE_TIMEOUT_S) -> Any:
-    try:
-        return await asyncio.wait_for(coro, timeout)
-    except Exception:  # noqa: BLE001 - best-effort cleanup
-        return None
 
 
 # the reason of the criteria ``stop_at_first_failure`` leaves out
@@ -221,7 +163,7 @@ class ScriptedUIAgent:
         try:
             browser = await launch(pw, self.executable_path, headless=self.headless)
         except BaseException:
-            await _quietly(pw.stop())
+            await quietly(pw.stop())
             raise
         return ScriptedSession(self, pw, browser, base_url,
                                Path(evidence_dir) if evidence_dir is not None else None,
@@ -258,15 +200,15 @@ class ScriptedSession:
         if self._closed:
             return
         self._closed = True
-        await _quietly(self._browser.close())
-        await _quietly(self._pw.stop())
+        await quietly(self._browser.close())
+        await quietly(self._pw.stop())
 
     async def _ensure_browser(self) -> Any:
         async with self._lock:
             if self._closed:
                 raise InfraError("the session is closed")
             if not self._browser.is_connected():
-                await _quietly(self._browser.close(), 2)
+                await quietly(self._browser.close(), 2)
                 self._browser = await launch(self._pw, self.agent.executable_path,
                                              headless=self.agent.headless)
             return self._browser
@@ -283,7 +225,7 @@ class ScriptedSession:
 
     async def evaluate(self, eval_task: EvalTask) -> EvalTaskResult:
         t0 = time.monotonic()
-        ev = _Evidence()
+        ev = PageEvidence()
         verdicts: list[Verdict] = []
         error: str | None = None
         contexts: list[Any] = []  # the last one stays open for the screenshot
@@ -294,7 +236,7 @@ class ScriptedSession:
         async def new_context() -> Any:
             if contexts:  # its pages go with it: the next criterion starts from nothing
                 last_page[0] = None
-                await _quietly(contexts.pop().close())
+                await quietly(contexts.pop().close())
             browser = await self._ensure_browser()
             w, h = self.agent.viewport
             context = await asyncio.wait_for(browser.new_context(
@@ -324,7 +266,7 @@ class ScriptedSession:
                 shot = await self._screenshot(last_page[0], eval_task.id)
         finally:  # also when the caller cancels us
             for context in contexts:
-                await _quietly(context.close())
+                await quietly(context.close())
         if error is not None:
             done = {v.criterion_id for v in verdicts}
             verdicts += [
@@ -349,7 +291,7 @@ class ScriptedSession:
                               failed_requests=ev.requests),
         )
 
-    async def _run_criteria(self, new_context: Any, eval_task: EvalTask, ev: _Evidence,
+    async def _run_criteria(self, new_context: Any, eval_task: EvalTask, ev: PageEvidence,
                             verdicts: list[Verdict], last_page: list[Any], t0: float,
                             requests: RequestCounter | None) -> None:
         """Each criterion in a fresh context (an independent test case) unless the task shares
@@ -364,7 +306,7 @@ class ScriptedSession:
             if last_page[0] is not None:
                 # awaited: closing flushes the page's pending storage writes for the next page
                 ev.closing.add(id(last_page[0]))
-                await _quietly(last_page[0].close(), 5)
+                await quietly(last_page[0].close(), 5)
                 last_page[0] = None
             try:
                 page = await asyncio.wait_for(context.new_page(), PAGE_OPEN_TIMEOUT_S)
