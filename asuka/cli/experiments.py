@@ -119,7 +119,7 @@ def sweep(
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
     bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
-    save_run_config(store, specs, bench_dir, reuse)
+    save_run_config(store, specs, bench_dir, reuse, exp.tau)
     store.write_experiment({"file": str(experiment), "experiment": exp.model_dump(mode="json")})
     n_cells = cells or exp.cells
     console.print(f"run [bold]{rid}[/bold]: {exp.name}: {len(specs)} cell(s), "
@@ -200,6 +200,9 @@ def report(
     bench: BenchOpt = None,
     view: Annotated[str, typer.Option(help="cumulative or same-artifact.")] = "cumulative",
     ci: Annotated[str, typer.Option(help="CI method: normal or bootstrap.")] = "normal",
+    tau: Annotated[float | None, typer.Option(
+        min=0.01, max=1.0, help="The acceptance contracts' completion threshold (default: "
+        "the run's, from its experiment's `tau:`, else 0.8).")] = None,
     allow_changed_tasks: AllowChangedOpt = False,
 ) -> None:
     """Tables 1-3, the per-type breakdown, Figures 4-6 and a static HTML viewer of a run."""
@@ -207,7 +210,7 @@ def report(
 
     formats = [f.strip() for f in format.split(",") if f.strip()]
     try:
-        written = build_report(run, formats, out, bench, view, ci, allow_changed_tasks)
+        written = build_report(run, formats, out, bench, view, ci, allow_changed_tasks, tau)
     except (ValueError, RunNotFound, ChangedTasksError) as exc:
         _problems(exc)
         raise typer.Exit(1) from None

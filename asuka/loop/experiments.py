@@ -179,6 +179,9 @@ class Experiment(Grid):
     concurrency: int = Field(default=3, ge=1)   # browser contexts per cell
     max_retry: int = Field(default=3, ge=0)
     cells: int = Field(default=1, ge=1)         # cells at once (sweep --cells overrides)
+    # the acceptance contracts' completion threshold (JoyFrontBench's tau): scoring only, so
+    # not an axis; `asuka report --tau` shows a run at another one
+    tau: float = Field(default=0.8, gt=0, le=1)
     blocks: list[Grid] = Field(default_factory=list)
     _source: str = PrivateAttr(default="<experiment>")
     _node: Any = PrivateAttr(default=None)

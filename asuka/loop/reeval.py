@@ -29,6 +29,7 @@ from asuka.protocol.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
 from asuka.loop.executor import run_pool
 from asuka.loop.cell import CellSpec, evaluate_round
+from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
 from asuka.schema import BenchTask
@@ -166,7 +167,8 @@ def reeval_run(source: Path | str, *, threshold: float, protocol: str,
                 for c in cell_ids for why in [_left_out(src, c, specs[c], by_id)] if why]
     todo = [c for c in cell_ids if not any(x["cell_id"] == c for x in left_out)]
     dest.write_reeval_marker({**marker, "cells": len(todo)})
-    dest.write_run_config({"bench": str(bench_dir), "reeval_of": source.name})
+    dest.write_run_config({"bench": str(bench_dir), "reeval_of": source.name,
+                           "tau": src.run_config().get("tau", DEFAULT_TAU)})
     deployer = Deployer()
 
     async def one(cid: str) -> None:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from asuka.loop.cell import CellFailed, CellSpec, build_backends
+from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.store import RunStore
 from asuka.results.summary import summary_table
 
@@ -51,6 +52,6 @@ table1 = summary_table
 
 
 def save_run_config(store: RunStore, specs: list[CellSpec], bench: Path,
-                    reuse_evaluations: bool = True) -> None:
+                    reuse_evaluations: bool = True, tau: float = DEFAULT_TAU) -> None:
     store.write_run_config({"bench": str(bench), "reuse_evaluations": reuse_evaluations,
-                            "cells": [s.model_dump() for s in specs]})
+                            "tau": tau, "cells": [s.model_dump() for s in specs]})

@@ -23,6 +23,8 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
     agg = agg or aggregate(run, ci)
     out = [t.table1(agg, view), t.table2(agg, view), t.table3(agg, view), t.by_type_table(agg),
            t.per_round(agg)]
+    if any(g.contract is not None for g in agg.groups):
+        out.insert(1, t.contracts_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
     src = (run.meta.get("reeval") or {}).get("source")
@@ -46,7 +48,8 @@ def footer(agg: Aggregate) -> list[str]:
 def build_report(run_dir: Path | str, formats: list[str] | tuple[str, ...] = FORMATS,
                  out: Path | str | None = None, bench: Path | None = None,
                  view: str = "cumulative", ci: str = "normal",
-                 allow_changed_tasks: bool = False) -> dict[str, list[Path]]:
+                 allow_changed_tasks: bool = False, tau: float | None = None
+                 ) -> dict[str, list[Path]]:
     """Write the report of a run into ``out`` (default ``<run>/report``); returns the files
     written per format. Raises ChangedTasksError for a run recorded on changed or missing
     tasks unless ``allow_changed_tasks``."""
@@ -60,7 +63,7 @@ def build_report(run_dir: Path | str, formats: list[str] | tuple[str, ...] = FOR
     if view not in ("cumulative", "same-artifact"):
         raise ValueError(f"unknown view {view!r}; known: cumulative, same-artifact")
     run = load_run(run_dir, bench, allow_changed_tasks)
-    agg = aggregate(run, ci)
+    agg = aggregate(run, ci, tau)
     dest = Path(out) if out else run.root / "report"
     dest.mkdir(parents=True, exist_ok=True)
     tables = report_tables(run, view, ci, agg, allow_changed_tasks)

@@ -20,7 +20,9 @@ from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
 from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
-from asuka.results.contracts import score_round
+from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
+    has_contract
+from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.store import RoundRecord
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
@@ -104,6 +106,7 @@ class GroupAggregate:
     rounds: list[RoundAggregate]
     by_type: dict[str, Estimate]      # cumulative weighted task pass rate, last round
     full: dict[str, Estimate] = field(default_factory=dict)  # protocol full only
+    contract: ContractAggregate | None = None  # the tasks declaring a contract, last round
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -150,6 +153,7 @@ class Aggregate:
     unfinished: list[dict]
     not_scored: list[dict]            # cells whose task is not in the benchmark
     notes: list[str]
+    tau: float = DEFAULT_TAU          # the acceptance contracts' completion threshold
     scoring_rules: tuple[str, ...] = SCORING_RULES
 
 
@@ -171,20 +175,7 @@ def varying_fields(groups: list[Group]) -> list[str]:
     return out
 
 
-def has_contract(c: CellData) -> bool:
-    return c.bt is not None and any(et.core for et in c.bt.task.eval_tasks)
-
-
-def contract_value(c: CellData, k: int, metric: str) -> float | None:
-    """ATS, CTPR or ASR of round ``k + 1``'s artifact (a carried-over round: the last one)."""
-    if not has_contract(c) or not c.records:
-        return None
-    rec = c.records[min(k, len(c.records) - 1)]
-    s = score_round(c.bt.task, rec.evaluation)  # type: ignore[union-attr]
-    return {"ats": s.ats, "ctpr": s.ctpr, "asr": s.success}[metric]
-
-
-def _round(g: Group, k: int, ci: str) -> RoundAggregate:
+def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
         for m in METRICS:
@@ -193,7 +184,7 @@ def _round(g: Group, k: int, ci: str) -> RoundAggregate:
     if any(has_contract(c) for c in g.cells):
         for m in CONTRACT_METRICS:
             metrics[f"{m}.same-artifact"] = g.estimate(
-                lambda c, m=m: contract_value(c, k, m), ci)
+                lambda c, m=m: contract_value(c, tau, m, k), ci)
     ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
     return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
                           _total([round_cost(r) for r in ran], COST_KINDS), len(ran))
@@ -224,16 +215,18 @@ def _full(g: Group, thresholds: list[float], ci: str) -> dict[str, Estimate]:
     return out
 
 
-def aggregate(run: RunData, ci: str = "normal") -> Aggregate:
-    """Every aggregate number of a run (see the module's docstring)."""
+def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Aggregate:
+    """Every aggregate number of a run (see the module's docstring). ``tau``: the contracts'
+    completion threshold (default: the run's, as its experiment set it, else 0.8)."""
+    tau = float(tau if tau is not None else run.meta.get("tau", DEFAULT_TAU))
     groups = run.groups()
     full_ts = {float(c.spec["threshold"]) for c in run.scored if c.spec["protocol"] == "full"}
     thresholds = sorted({*GAP_THRESHOLDS, *full_ts})
     out = []
     for g in groups:
         full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
-        out.append(GroupAggregate(g, [_round(g, k, ci) for k in range(g.n_rounds)],
-                                  _by_type(g, ci), full))
+        out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
+                                  _by_type(g, ci), full, contract_aggregate(g, tau, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -245,7 +238,7 @@ def aggregate(run: RunData, ci: str = "normal") -> Aggregate:
                    "reason": "its task is not in the benchmark"} for c in run.in_state("no-task")]
     notes = list(run.notices) + ([SIMULATED_NOTE] if run.simulated else [])
     return Aggregate(out, varying_fields(groups), thresholds, ci, failed, unfinished,
-                     not_scored, notes)
+                     not_scored, notes, tau)
 
 
 # ------------------------------------------------------------ as JSON (summary.json)
@@ -268,11 +261,12 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
                         **{k: estimate_json(e) for k, e in r.metrics.items()},
                         "errors": r.errors, "cost": r.cost} for r in g.rounds],
             "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
-            **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {})}
+            **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {}),
+            **({"contract": g.contract.json()} if g.contract else {})}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:
-    return {"ci_method": agg.ci, "scoring_rules": list(agg.scoring_rules), "notes": agg.notes,
+    return {"ci_method": agg.ci, "tau": agg.tau, "scoring_rules": list(agg.scoring_rules), "notes": agg.notes,
             "varying": agg.varying, "gap_thresholds": agg.gap_thresholds,
             "groups": [group_json(g) for g in agg.groups], "failed_cells": agg.failed,
             "unfinished_cells": agg.unfinished, "not_scored_cells": agg.not_scored}

@@ -178,3 +178,48 @@ def not_scored_table(agg: Aggregate) -> Table:
 
 def estimate_or_nan(v: Any) -> Estimate:
     return v if isinstance(v, Estimate) else Estimate(math.nan, math.nan, math.nan, 0)
+
+
+def contracts_table(agg: Aggregate) -> Table:
+    """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
+    artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""
+    groups = [g for g in agg.groups if g.contract is not None]
+    taus = [t for t in sorted({0.75, agg.tau, 0.9}) if t != agg.tau]
+    slots = max((g.contract.slots for g in groups), default=1)  # type: ignore[union-attr]
+    ks = [k for k in (2, 3) if k <= slots]
+    asr_cols = [f"ASR τ={t:g}" for t in taus]
+    rep_cols = [f"pass^{k}" for k in ks] + (["mixed", "flip rate"] if slots > 1 else [])
+    fail_cols = ["mandatory-only", "completion-only", "both", "not operable", "ATS≥90%"]
+    t = Table("contracts", f"Acceptance contracts (last round's artifact, τ = {agg.tau:g}), "
+              "ranked by ASR",
+              [*_head(agg), "n", "runs", "ATS", "CTPR", "ASR", *asr_cols, *rep_cols,
+               "unsuccessful", *fail_cols],
+              percent={"ATS", "CTPR", "ASR", *asr_cols, *rep_cols})
+    tau = f"{agg.tau:g}"
+
+    def asr(g: GroupAggregate) -> float:
+        v = g.contract.at_tau[tau]["asr"].mean  # type: ignore[union-attr]
+        return -1.0 if math.isnan(v) else v
+
+    for g in sorted(groups, key=asr, reverse=True):
+        c = g.contract
+        assert c is not None
+        reps = [c.pass_k.get("asr", {}).get(str(k)) for k in ks]
+        if slots > 1:
+            reps += [c.repeats.get("mixed"), c.flip_rate]
+        t.rows.append([*g.labels(agg.varying), g.n, c.runs, g.last("ats", "same-artifact"),
+                       c.at_tau[tau]["ctpr"], c.at_tau[tau]["asr"],
+                       *[c.at_tau[f"{x:g}"]["asr"] for x in taus], *reps, c.unsuccessful,
+                       *[c.failures[k] for k in ("mandatory-only", "completion-only", "both",
+                                                 "not-operable")], c.high_ats_unsuccessful])
+    t.note = ("Only the tasks that declare a contract. ATS: mean task score (criterion "
+              "completion). CTPR: share of core tasks passing (every mandatory criterion and "
+              "completion ≥ τ). ASR: application success (operable and every core task "
+              "passing). Seeds are run slots, averaged within a task before tasks are averaged. "
+              "pass^k: chance that k runs of a task all succeed; mixed: share of tasks with "
+              "both outcomes; flip rate: mean share of run pairs disagreeing on an evaluation "
+              "task. Failure columns count unsuccessful runs: a mandatory criterion lost, a "
+              "core task short of τ, both (in different core tasks), or not operable; ATS≥90%: "
+              "unsuccessful runs whose ATS still reached 90%."
+              if groups else "No task of this run declares an acceptance contract.")
+    return t

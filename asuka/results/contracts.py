@@ -20,6 +20,11 @@ Per problem q and run slot r (here: a cell's round, or a repeat of a cell):
   those tasks equally.
 
 CTPR and ASR are undefined (None) for a problem without core tasks.
+
+Diagnostics of the same records: why an unsuccessful run failed (``failure_kind``: a mandatory
+criterion, the completion threshold, both in different core tasks, or the build-and-runtime
+contract), how binding tau is (``tau_forces_all``), run-to-run variability (``flip_rate``) and
+τ-bench's pass^k (``pass_hat_k``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,11 @@ from typing import Any, Literal
 
 PAIRWISE_SCORES = {"good": 1.0, "same": 0.5, "bad": 0.0}
 DEFAULT_TAU = 0.8
+TAU_SENSITIVITY = (0.75, 0.8, 0.9)  # JoyFrontBench's appendix D.4
+# why an unsuccessful run failed (JoyFrontBench's Table 2, plus runs that could not be judged
+# on behaviour because the app did not build or run)
+FailureKind = Literal["mandatory-only", "completion-only", "both", "not-operable"]
+FAILURE_KINDS: tuple[str, ...] = ("mandatory-only", "completion-only", "both", "not-operable")
 
 
 @dataclass(frozen=True)
@@ -113,6 +123,56 @@ def score_run(contracts: Sequence[TaskContract], outcomes: Mapping[str, TaskOutc
     ctpr = sum(passed.values()) / len(core)
     success = float(operable and all(passed.values()))
     return RunScores(ats, ctpr, success, operable, scores, passed)
+
+
+def failure_kind(contracts: Sequence[TaskContract], outcomes: Mapping[str, TaskOutcome],
+                 operable: bool, tau: float = DEFAULT_TAU) -> FailureKind | None:
+    """Why a run did not succeed; None when it succeeded or has no core task. A core task that
+    loses a mandatory criterion is a mandatory failure (whatever its completion); one whose
+    mandatory criteria pass but whose completion stays below tau is a completion failure;
+    "both" is one of each in different core tasks."""
+    core = [c for c in contracts if c.core and c.mode == "pointwise"]
+    if not core:
+        return None
+    if not operable:
+        return "not-operable"
+    mandatory = completion_short = False
+    for c in core:
+        credited = _credited(c, outcomes.get(c.task_id), operable)
+        if not all(m in credited for m in c.mandatory):
+            mandatory = True
+        elif completion(c, outcomes.get(c.task_id), operable) < tau - 1e-12:
+            completion_short = True
+    if mandatory and completion_short:
+        return "both"
+    return "mandatory-only" if mandatory else "completion-only" if completion_short else None
+
+
+def tau_forces_all(contract: TaskContract, tau: float = DEFAULT_TAU) -> bool:
+    """At tau, with this task's finite number of criteria, must every criterion pass? (4 of 5
+    reaches 0.8; 4 of 4 is the only way for a task of four.)"""
+    n = len(contract.criteria)
+    return n > 0 and (n - 1) / n < tau - 1e-12
+
+
+def flip_rate(outcomes: Sequence[bool]) -> float | None:
+    """Run-to-run disagreement of one evaluation task over repeated runs: the share of pairs
+    of runs whose pass/fail differ (0: stable, up to about 0.5 for an even split). None with
+    fewer than two runs."""
+    n = len(outcomes)
+    if n < 2:
+        return None
+    c = sum(bool(o) for o in outcomes)
+    return c * (n - c) / math.comb(n, 2)
+
+
+def pass_hat_k(successes: Mapping[str, Sequence[bool]], k: int) -> float | None:
+    """τ-bench's pass^k: the mean over problems of C(c, k) / C(n, k), with c of n runs
+    successful: the chance that k runs drawn without replacement all succeed. Problems with
+    fewer than k runs are left out; None when none is left."""
+    values = [math.comb(sum(map(bool, runs)), k) / math.comb(len(runs), k)
+              for runs in successes.values() if len(runs) >= k > 0]
+    return sum(values) / len(values) if values else None
 
 
 def macro(per_problem: Mapping[str, Sequence[float | None]], slots: int | None = None

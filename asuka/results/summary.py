@@ -111,8 +111,9 @@ def summary_footer(summary: dict) -> list[str]:
                      "identical to one evaluated earlier in the run (same task and evaluator "
                      "settings) and took its verdicts.")
     if any("asr.same-artifact" in r for g in summary.get("groups", []) for r in g["rounds"]):
-        lines.append("ATS / CTPR / ASR (JoyFrontBench, last round's artifact, tau 0.8): over "
-                     "the tasks that declare an acceptance contract only.")
+        tau = summary.get("tau", 0.8)
+        lines.append(f"ATS / CTPR / ASR (JoyFrontBench, last round's artifact, tau {tau:g}): "
+                     "over the tasks that declare an acceptance contract only.")
     lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
                  "criteria the harness or judge could not decide / failed deploys; errors "
                  "count as not passed and stay in the denominator. Not found: criteria "

@@ -1,0 +1,128 @@
+"""The acceptance-contract diagnostics of a run (failure composition, tau sensitivity, CapScore,
+repeated-run shares, pass^k, flip rate), on a run built by hand, against values computed by
+hand here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from asuka.benchmark.loading import load_tasks
+from asuka.report import aggregate, build_report, load_run
+from asuka.results.store import RunStore
+from asuka.results.summary import summarize
+from tests.test_aggregation import TASKS, cell_spec, copy_bench, evaluation, record_cell
+
+
+def contract_bench(root):
+    """mini-todo with a contract: core t1 (t1.c0 mandatory) and t3 (t3.c1 mandatory); t0 is
+    component completeness, t1 state management, the rest unlabelled."""
+    bench = copy_bench(root)
+    y = bench / "tasks" / "mini-todo" / "task.yaml"
+    text = y.read_text()
+    for tid, extra in (("t0", "capability: component-completeness"),
+                       ("t1", "core: true\n    capability: state-management"),
+                       ("t3", "core: true")):
+        text = re.sub(rf"(\n  - id: {tid}\n)", rf"\1    {extra}\n", text, count=1)
+    for cid in ("t1.c0", "t3.c1"):
+        text = text.replace(f"      - id: {cid}\n", f"      - id: {cid}\n        mandatory: true\n")
+    y.write_text(text)
+    return bench
+
+
+@pytest.fixture
+def run(tmp_path):
+    """Five run slots (seeds) of mini-todo. In the evaluation helper a task that is not passed
+    keeps its first criterion only: t1 failing = mandatory kept, A = 1/2 (a completion
+    failure); t3 failing = its mandatory c1 lost."""
+    bench = contract_bench(tmp_path / "bench")
+    tasks = {bt.id: bt for bt in load_tasks(bench, list(TASKS))}
+    bt = tasks["mini-todo"]
+    store = RunStore(tmp_path / "run")
+    last = [evaluation(bt, {"t1", "t3"}),         # success
+            evaluation(bt, {"t1"}),               # mandatory-only (t3)
+            evaluation(bt, {"t3"}),               # completion-only (t1)
+            evaluation(bt, set()),                # both
+            evaluation(bt, set(), deploy_ok=False)]   # not operable
+    for seed, ev in enumerate(last):
+        record_cell(store, bt, cell_spec("mini-todo", seed, "low"), [evaluation(bt, set()), ev])
+    return bench, store, tasks
+
+
+def test_contract_block_of_the_summary(run):
+    bench, store, tasks = run
+    summary = summarize(store, tasks)
+    assert summary["tau"] == 0.8
+    (group,) = summary["groups"]
+    c = group["contract"]
+    assert c["runs"] == 5 and c["slots"] == 5
+    assert c["failure_composition"] == {"unsuccessful": 4, "mandatory-only": 1,
+                                        "completion-only": 1, "both": 1, "not-operable": 1,
+                                        "high_ats_unsuccessful": 0}
+    # per slot C = 1, 1/2, 1/2, 0, 0 and S = 1, 0, 0, 0, 0 at tau 0.8 (one problem: n = 1)
+    assert c["at_tau"]["0.8"]["ctpr"]["mean"] == pytest.approx(0.4)
+    assert c["at_tau"]["0.8"]["asr"]["mean"] == pytest.approx(0.2)
+    # both core tasks have two criteria: 1/2 < 0.75, so every tau listed forces both
+    assert c["tau_forces_every_criterion"] == {"0.75": 1.0, "0.8": 1.0, "0.9": 1.0}
+    # CapScore: t0 (3 criteria, keeps 1 when failing) 1/3 in four slots, 0 when not operable;
+    # t1: 1, 1, 1/2, 1/2, 0
+    assert c["capabilities"] == pytest.approx({"component-completeness": (4 / 3) / 5,
+                                               "state-management": 3 / 5})
+    assert c["repeats"] == {"all_success": 0.0, "all_failure": 0.0, "mixed": 1.0}
+    # pass^k with c = 1 success of n = 5: C(1, k) / C(5, k); no slot completed the project
+    assert c["pass_k"]["asr"] == pytest.approx({"1": 0.2, "2": 0.0, "3": 0.0, "4": 0.0,
+                                                "5": 0.0})
+    assert c["pass_k"]["project"]["1"] == 0.0
+    # flips: t1 and t3 pass in 2 of 5 slots (2 * 3 / C(5, 2) = 0.6), t0, t2, t4 never
+    assert c["flip_rate"] == pytest.approx((0.6 + 0.6) / 5)
+    # the per-round ASR of the last round is the same number
+    assert group["rounds"][-1]["asr.same-artifact"]["mean"] == pytest.approx(0.2)
+
+
+def test_tau_is_the_runs_or_the_callers(run):
+    bench, store, tasks = run
+    data = load_run(store.root, bench)
+    agg = aggregate(data, tau=0.5)
+    (g,) = agg.groups
+    # at 0.5 the completion-only slot's t1 (A = 1/2, mandatory kept) passes: S = 1, 0, 1, 0, 0
+    assert g.contract.at_tau["0.5"]["asr"].mean == pytest.approx(0.4)
+    assert g.contract.failures["completion-only"] == 0
+    assert g.contract.forced_share["0.5"] == 0.0
+    assert g.rounds[-1].metrics["asr.same-artifact"].mean == pytest.approx(0.4)
+    data.meta["tau"] = 0.9  # what an experiment's `tau:` writes into run.json
+    assert aggregate(data).tau == 0.9
+
+
+def test_the_report_shows_the_contract_table(run, tmp_path):
+    bench, store, _ = run
+    written = build_report(store.root, ("md", "csv"), tmp_path / "out", bench)
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "Acceptance contracts" in md
+    rows = (tmp_path / "out" / "contracts.csv").read_text().splitlines()
+    head, row = rows[0].split(","), rows[1].split(",")
+    got = dict(zip(head, row))
+    assert float(got["ASR"]) == pytest.approx(0.2) and float(got["CTPR"]) == pytest.approx(0.4)
+    assert got["mandatory-only"] == "1" and got["not operable"] == "1"
+    assert any(p.name == "contracts.csv" for p in written["csv"])
+
+
+def test_report_tau_option_and_experiment_field(run, tmp_path):
+    from typer.testing import CliRunner
+
+    from asuka.cli import app
+    from asuka.loop.experiments import ExperimentError, load_experiment
+
+    bench, store, _ = run
+    res = CliRunner().invoke(app, ["report", str(store.root), "--bench", str(bench), "-f", "csv",
+                                   "--out", str(tmp_path / "o"), "--tau", "0.5"])
+    assert res.exit_code == 0, res.output
+    head, row = [r.split(",") for r in (tmp_path / "o" / "contracts.csv").read_text()
+                 .splitlines()[:2]]
+    assert float(dict(zip(head, row))["ASR"]) == pytest.approx(0.4)
+    exp = tmp_path / "e.yaml"
+    exp.write_text("name: e\nagents: [{backend: sim}]\ntau: 0.9\n")
+    assert load_experiment(exp).tau == 0.9
+    exp.write_text("name: e\nagents: [{backend: sim}]\ntau: 1.5\n")
+    with pytest.raises(ExperimentError, match="tau"):
+        load_experiment(exp)
