@@ -314,6 +314,9 @@ class Verdict(BaseModel):
     # grounded (a locator, "absent", or None when the reply was unusable), reason, model,
     # tokens, cached, outcome}; and the wording judgements ({step, kind: "wording", ...})
     groundings: list[dict[str, Any]] = Field(default_factory=list)
+    # an LLM judge's execution trace: the browser actions it took (and where), its evidence
+    # for the record auditor (asuka.protocol.audit)
+    trace: list[str] = Field(default_factory=list)
     # which stage decided: the scripted check as written, the check re-run on grounded
     # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
     # verdicts, else "scripted".
@@ -346,6 +349,33 @@ class Operability(BaseModel):
     duration_s: float = 0.0
 
 
+class AuditFinding(BaseModel):
+    """A defect the record auditor found (``asuka.protocol.audit``): missing, unknown,
+    duplicate, or evidence (a claim without admissible evidence)."""
+
+    criterion_id: str
+    defect: Literal["missing", "unknown", "duplicate", "evidence"]
+    detail: str = ""
+
+
+class Remediation(BaseModel):
+    attempt: int
+    criteria: list[str]                       # re-run on the same deployment
+    verdicts: list[Verdict] = Field(default_factory=list)
+    findings: list[AuditFinding] = Field(default_factory=list)
+
+
+class TaskAudit(BaseModel):
+    """The audit of one evaluation task's verdicts, kept only when it found something: the
+    verdicts as first returned, the findings, each remediation round, and what stayed
+    unresolved (now ``error`` verdicts)."""
+
+    findings: list[AuditFinding]
+    original: list[Verdict] = Field(default_factory=list)
+    remediations: list[Remediation] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+
+
 class EvalTaskResult(BaseModel):
     eval_task_id: str
     status: TaskStatus
@@ -355,6 +385,7 @@ class EvalTaskResult(BaseModel):
     evidence: Evidence | None = None
     skipped_because: list[str] = Field(default_factory=list)
     error: str | None = None
+    audit: TaskAudit | None = None
 
     @property
     def n_pass(self) -> int:

@@ -153,6 +153,10 @@ async def test_clicks_the_counter_and_passes(llm_server: ScriptedLLMServer, site
     (v,) = result.verdicts
     assert (v.criterion_id, v.status, v.backend) == ("t1.c1", "pass", "browser-use")
     assert "from 0 to 1" in v.reason and "Count: 1" in v.reason and v.duration_s > 0
+    # its execution trace, the auditor's evidence: the opening navigation, the click, then
+    # the verdict, on the app's page
+    assert [t.split(" @ ")[0] for t in v.trace] == ["navigate", "click", "done"], v.trace
+    assert all(site.url in t for t in v.trace[1:])
     # the click really happened in Chromium: the next browser state shows the new count
     assert "Count: 1" in seen["after_click"] and "Count: 0" in browser_state(
         llm_server.requests[0])
@@ -191,6 +195,10 @@ async def test_failing_verdict(llm_server: ScriptedLLMServer, site: Any, tmp_pat
     assert (v.status, v.backend) == ("fail", "browser-use")
     assert "no reset button" in v.reason and "only a '+' button" in v.reason
     assert len(llm_server.requests) == 1
+    # the record auditor admits it (reason and trace): no remediation, no further LLM call
+    from asuka.protocol.audit import audit_result
+
+    assert audit_result(task("t2", crit), result)[1] == []
 
 
 @pytest.mark.browser

@@ -370,3 +370,32 @@ def test_html_viewer_shows_groundings(run_dir, tmp_path):
                   "observed Nothing saved so far : satisfies the criterion", "cached",
                   "locator that matched nothing: {role: button, name: /^calculate$/i}"):
         assert shown in text, shown
+
+
+def test_html_viewer_shows_the_record_audit(run_dir, tmp_path):
+    """An audited task's page lists the findings, each remediation round and the verdicts as
+    first returned."""
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    store = RunStore(run)
+    cell = sorted(store.cells())[0]
+    path = store.round_dir(cell, 1) / VERDICTS_FILE
+    ev = json.loads(path.read_text())
+    res = next(r for r in ev["results"].values() if r["verdicts"])
+    cid = res["verdicts"][0]["criterion_id"]
+    res["audit"] = {
+        "findings": [{"criterion_id": cid, "defect": "evidence",
+                      "detail": "no evidence: no browser action recorded"}],
+        "original": [{"criterion_id": cid, "status": "pass", "backend": "browser-use"}],
+        "remediations": [{"attempt": 1, "criteria": [cid], "verdicts": [
+            {"criterion_id": cid, "status": "fail", "backend": "browser-use"}]}],
+        "unresolved": []}
+    path.write_text(json.dumps(ev))
+    build_report(run, ["html"], tmp_path / "rep")
+    page = (tmp_path / "rep" / "html" / "cells" / cell / "round-1.html").read_text()
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    for shown in ("record audit: 1 finding(s), 1 remediation round(s)",
+                  f"{cid} evidence: no evidence: no browser action recorded",
+                  f"remediation 1: re-ran {cid} on the same deployment → {cid} fail",
+                  f"as first returned: {cid} pass"):
+        assert shown in text, shown

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from asuka.protocol.audit import audited
 from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
 from asuka.deploy import Deployer, DeployResult
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
@@ -25,6 +26,7 @@ class EvalSettings:
     threshold: float = 0.5
     concurrency: int = 3
     max_retry: int = 3
+    audit: bool = True  # the record auditor and its remediation rounds (asuka.protocol.audit)
 
 
 @dataclass
@@ -96,8 +98,9 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
         probe = getattr(session, "operability", None)  # UI agents with a browser of their own
         operability = await probe() if probe is not None else None
         dag = CriterionDag.of(bench_task.task, bench_task.dag)
+        evaluator = audited(session.evaluate) if settings.audit else session.evaluate
         evaluation = await run_protocol(
-            bench_task.task, dag, session.evaluate, protocol=settings.protocol,
+            bench_task.task, dag, evaluator, protocol=settings.protocol,
             threshold=settings.threshold, concurrency=settings.concurrency,
             max_retry=settings.max_retry)
         evaluation.operability = operability

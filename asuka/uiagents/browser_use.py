@@ -105,7 +105,8 @@ from asuka.uiagents.browser_use_errors import (  # noqa: E402
 )
 from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
 from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
-from asuka.uiagents.browser_use_verdict import NO_VERDICT, RunEnd, RunLimits, decide  # noqa: E402
+from asuka.uiagents.browser_use_verdict import NO_VERDICT, RunEnd, RunLimits, decide, \
+    execution_trace  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
 
 log = logging.getLogger("asuka.uiagents.browser_use")
@@ -303,7 +304,8 @@ class BrowserUseSession:
             await self._record_usage(end.agent, end.history, probe)
             limits = RunLimits(a.spec.label, a.max_steps, a.max_failures,
                                a.criterion_timeout_s)
-            return verdict(*decide(end, probe, limits, brief))
+            return verdict(*decide(end, probe, limits, brief)).model_copy(
+                update={"trace": execution_trace(end.history)})
         finally:
             await self._dispose(browser, end.agent, pid, workdir)
 

@@ -89,3 +89,23 @@ def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
         return "error", (f"{NO_VERDICT}the agent stopped after {failures} consecutive "
                         f"failed steps{tail}")
     return "error", f"{NO_VERDICT}the agent ended without a structured verdict{tail}"
+
+
+def execution_trace(history: Any, limit: int = 40) -> list[str]:
+    """The browser actions the run took, each with the page it was on ("click @ /cart"): the
+    verdict's execution evidence for the record auditor. Empty when nothing ran."""
+    if history is None:
+        return []
+    out: list[str] = []
+    try:
+        for step in history.history:
+            url = getattr(getattr(step, "state", None), "url", None) or ""
+            actions = getattr(getattr(step, "model_output", None), "action", None) or []
+            for action in actions:
+                dumped = action.model_dump(exclude_none=True) if hasattr(action, "model_dump") \
+                    else {}
+                name = next(iter(dumped), "action")
+                out.append(f"{name} @ {url}" if url else name)
+    except Exception:  # noqa: BLE001 - a history of another shape: no trace, not a crash
+        return out[:limit]
+    return out[:limit]
