@@ -341,15 +341,20 @@ def test_workspace_diff(tmp_path):
     assert workspace_diff(a, a) == []
 
 
-def test_html_viewer_shows_groundings(run_dir, tmp_path):
-    """A grounded verdict's page says what decided it, which locator missed, what the grounding
-    answered (and at what cost), and a wording judgement, each in the verdict's row."""
+def _first_round_verdicts(run_dir, tmp_path):
+    """A copy of the run, its first cell, that cell's round-1 verdicts file and content."""
     run = tmp_path / "run"
     shutil.copytree(run_dir, run)
     store = RunStore(run)
     cell = sorted(store.cells())[0]
     path = store.round_dir(cell, 1) / VERDICTS_FILE
-    ev = json.loads(path.read_text())
+    return run, cell, path, json.loads(path.read_text())
+
+
+def test_html_viewer_shows_groundings(run_dir, tmp_path):
+    """A grounded verdict's page says what decided it, which locator missed, what the grounding
+    answered (and at what cost), and a wording judgement, each in the verdict's row."""
+    run, cell, path, ev = _first_round_verdicts(run_dir, tmp_path)
     res = next(r for r in ev["results"].values() if r["verdicts"])
     v = res["verdicts"][0]
     v.update(status="pass", decided_by="grounded", locator="{role: button, name: /^calculate$/i}",
@@ -375,12 +380,7 @@ def test_html_viewer_shows_groundings(run_dir, tmp_path):
 def test_html_viewer_shows_the_record_audit(run_dir, tmp_path):
     """An audited task's page lists the findings, each remediation round and the verdicts as
     first returned."""
-    run = tmp_path / "run"
-    shutil.copytree(run_dir, run)
-    store = RunStore(run)
-    cell = sorted(store.cells())[0]
-    path = store.round_dir(cell, 1) / VERDICTS_FILE
-    ev = json.loads(path.read_text())
+    run, cell, path, ev = _first_round_verdicts(run_dir, tmp_path)
     res = next(r for r in ev["results"].values() if r["verdicts"])
     cid = res["verdicts"][0]["criterion_id"]
     res["audit"] = {
