@@ -191,17 +191,19 @@ def contracts_table(agg: Aggregate) -> Table:
     rep_cols = [f"pass^{k}" for k in ks] + (["mixed", "flip rate"] if slots > 1 else [])
     fail_cols = ["mandatory-only", "completion-only", "both", "not operable", "ATS≥90%"]
     t = Table("contracts", f"Acceptance contracts (last round's artifact, τ = {agg.tau:g}), "
-              "ranked by ASR",
+              "ranked by ASR (then CTPR, ATS)",
               [*_head(agg), "n", "runs", "ATS", "CTPR", "ASR", *asr_cols, *rep_cols,
                "unsuccessful", *fail_cols],
               percent={"ATS", "CTPR", "ASR", *asr_cols, *rep_cols})
     tau = f"{agg.tau:g}"
 
-    def asr(g: GroupAggregate) -> float:
-        v = g.contract.at_tau[tau]["asr"].mean  # type: ignore[union-attr]
-        return -1.0 if math.isnan(v) else v
+    def rank(g: GroupAggregate) -> tuple[float, ...]:
+        """ASR, then CTPR, then ATS (ties are common when few applications succeed)."""
+        at = g.contract.at_tau[tau]  # type: ignore[union-attr]
+        values = (at["asr"].mean, at["ctpr"].mean, g.last("ats", "same-artifact").mean)
+        return tuple(-1.0 if math.isnan(v) else v for v in values)
 
-    for g in sorted(groups, key=asr, reverse=True):
+    for g in sorted(groups, key=rank, reverse=True):
         c = g.contract
         assert c is not None
         reps = [c.pass_k.get("asr", {}).get(str(k)) for k in ks]
