@@ -231,10 +231,10 @@ class Task(Strict):
     # draft: written but not yet proven by `asuka validate --mutants`; left out of "all tasks"
     # (runs, sweeps, stats) and loaded only when named
     status: Literal["ready", "draft"] = "ready"
-    # the default of its evaluation tasks' ``shared_context``. True (shared) is the behaviour
-    # the bundled tasks were proven under; a task migrated to independent criteria says false
-    # and is proven again. Once every task is, the default becomes false.
-    shared_context: bool = True
+    # the default of its evaluation tasks' ``shared_context``: false, each criterion an
+    # independent test case (the paper's rule). A task still proven under shared contexts, the
+    # behaviour before the field existed, says true until it is migrated and proven again.
+    shared_context: bool = False
 
     @model_validator(mode="after")
     def _resolve_shared_context(self) -> Task:

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.benchmark.proof import fingerprint
-from asuka.results.provenance import PARTS, REDACTED, cell_provenance, changed_parts
+from asuka.results.provenance import PARTS, REDACTED, cell_provenance, changed_parts, \
+    task_definition
 from asuka.results.store import RunStore, write_json
 from tests.test_aggregation import ALL, cell_spec, copy_bench, evaluation, record_cell
 
@@ -141,25 +142,26 @@ def test_cells_without_provenance_warn_once(recorded, tmp_path):
 
 
 def test_shared_context_resolution_and_fingerprint() -> None:
-    """A task's shared_context is its evaluation tasks' default; the value every task was proven
-    under (shared) leaves the fingerprint as it was, any other value changes it."""
+    """A task's shared_context is its evaluation tasks' default (false: independent criteria).
+    Shared, the value every task was proven under before the field existed, is left out of the
+    fingerprint (so those proofs stay valid); the other values change it."""
     from asuka.schema import Task
 
     (bt,) = load_tasks(Path(__file__).parent / "fixtures" / "bench", ["mini-todo"])
-    assert all(et.shared_context is True for et in bt.task.eval_tasks)
+    assert all(et.shared_context is False for et in bt.task.eval_tasks)  # the default
     raw = bt.task.model_dump(mode="json", exclude={"shared_context"})
     for et in raw["eval_tasks"]:
         et.pop("shared_context")
-    same = Task.model_validate({**raw, "shared_context": True})
+    same = Task.model_validate({**raw, "shared_context": False})
     assert fingerprint(bt.model_copy(update={"task": same})) == fingerprint(bt)
+    legacy = bt.model_copy(update={"task": Task.model_validate({**raw, "shared_context": True})})
+    assert all(et.shared_context is True for et in legacy.task.eval_tasks)
+    assert b"shared_context" not in task_definition(legacy, contracts=False)
+    assert fingerprint(legacy) != fingerprint(bt)
     raw["eval_tasks"][0]["shared_context"] = True  # a deliberate flow in a migrated task
     migrated = Task.model_validate({**raw, "shared_context": False})
     assert [et.shared_context for et in migrated.eval_tasks][:2] == [True, False]
     assert fingerprint(bt.model_copy(update={"task": migrated})) != fingerprint(bt)
-    raw["eval_tasks"][0]["shared_context"] = False
-    other = Task.model_validate({**raw, "shared_context": False})
-    assert fingerprint(bt.model_copy(update={"task": other})) != fingerprint(
-        bt.model_copy(update={"task": migrated}))
 
 
 def test_a_contract_changes_what_scores_mean_not_what_a_proof_proved() -> None:

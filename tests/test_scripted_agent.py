@@ -52,14 +52,16 @@ class Handler(QuietHandler):
         super().do_GET()
 
 
-def task(tid: str, *criteria: Any) -> EvalTask:
-    """criteria: lists of steps (ids c0, c1, ...), or (id, steps) pairs; steps None = no check."""
+def task(tid: str, *criteria: Any, shared: bool | None = None) -> EvalTask:
+    """criteria: lists of steps (ids c0, c1, ...), or (id, steps) pairs; steps None = no check.
+    ``shared``: the task's shared_context (None: unset, independent criteria)."""
     crits = []
     for i, c in enumerate(criteria):
         cid, steps = c if isinstance(c, tuple) else (f"{tid}.c{i}", c)
         crits.append({"id": cid, "text": f"criterion {cid}", "check": steps})
     return EvalTask.model_validate(
-        {"id": tid, "summary": "test", "type": "functionality", "weight": 1, "criteria": crits})
+        {"id": tid, "summary": "test", "type": "functionality", "weight": 1, "criteria": crits,
+         "shared_context": shared})
 
 
 # Failing checks wait out their timeouts, so those are short; checks that pass return as soon as
@@ -298,7 +300,7 @@ async def test_state_shared_within_a_task_not_across(relaxed: ScriptedSession) -
     first = task("ls1",
                  [{"goto": "/index.html"}, {"click": {"role": "button", "name": "Increment"}}],
                  [{"goto": "/index.html"}, {"expect_text": {"css": "#count", "value": "Count: 0"}},
-                  {"eval": "localStorage.getItem('count') === '1'"}])
+                  {"eval": "localStorage.getItem('count') === '1'"}], shared=True)
     second = task("ls2", [{"goto": "/index.html"},
                           {"eval": "localStorage.getItem('count') === null"}])
     r1 = await relaxed.evaluate(first)
@@ -313,10 +315,11 @@ async def test_independent_criteria_start_from_nothing(relaxed: ScriptedSession)
               {"eval": "localStorage.getItem('count') === '1'"}],
              [{"goto": "/index.html"}, {"eval": "localStorage.getItem('count') === null"},
               {"expect_text": {"css": "#count", "value": "Count: 0"}}])
-    independent = task("ind", *steps).model_copy(update={"shared_context": False})
-    r = await relaxed.evaluate(independent)
+    r = await relaxed.evaluate(task("ind", *steps))  # unset: independent, the default
     assert r.status == "passed", r.verdicts
-    flow = await relaxed.evaluate(task("flow", *steps))  # shared: the count carried over
+    explicit = await relaxed.evaluate(task("ind2", *steps, shared=False))
+    assert explicit.status == "passed", explicit.verdicts
+    flow = await relaxed.evaluate(task("flow", *steps, shared=True))  # the count carried over
     assert [v.status for v in flow.verdicts] == ["pass", "fail"], flow.verdicts
 
 
@@ -445,7 +448,8 @@ async def test_concurrent_tasks_on_one_session(relaxed: ScriptedSession, tmp_pat
                   [{"goto": "/index.html"}]
                   + [{"click": {"role": "button", "name": "Increment"}}] * i
                   + [{"expect_text": {"css": "#count", "value": f"Count: {i}"}}],
-                  [{"eval": f"localStorage.getItem('count') === {str(i)!r} || {i} === 0"}])
+                  [{"eval": f"localStorage.getItem('count') === {str(i)!r} || {i} === 0"}],
+                  shared=True)  # each task's storage, carried from c0 to c1, not across tasks
              for i in range(3)]
     t0 = time.monotonic()
     results = await asyncio.gather(*(relaxed.evaluate(t) for t in tasks))

@@ -46,7 +46,8 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
             for c in et["criteria"]:
                 c.update(mandatory=False, source_verifiable=False)
     # shared contexts are what every task was proven under before the field existed: left out
-    # at that value, so those proofs stay valid; any task that changes it is proven again
+    # at that value, so those proofs stay valid (whatever the field's default); any task that
+    # changes it is proven again
     if definition.pop("shared_context") is not True:
         definition["shared_context"] = False
     for et in definition["eval_tasks"]:

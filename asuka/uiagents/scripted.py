@@ -4,8 +4,9 @@ Lifecycle. ``await ScriptedUIAgent(...).open(base_url, evidence_dir, data_dir)``
 browser for a whole evaluation and returns a ``ScriptedSession``. ``await session.evaluate(et)``
 runs one evaluation task (several may run concurrently on one session); its criteria run one
 after another, each an independent test case in a fresh browser context (no cookies, empty
-storage), or, when the task sets ``shared_context`` (a deliberate flow, and the default of the
-tasks proven before criteria were independent), each on a new page of one context of the task
+storage), or, when the task sets ``shared_context: true`` (a deliberate flow, or a task still
+proven under shared contexts; an evaluation task outside a Task shares only when it says
+so), each on a new page of one context of the task
 (cookies and localStorage carry over, navigation does not). A check whose first step is not
 ``goto`` starts with an implicit ``goto /``. ``session.close()`` ends browser and
 Playwright. A browser that crashed is relaunched by the next ``evaluate``.
@@ -299,7 +300,7 @@ class ScriptedSession:
         a = self.agent
         clock = TaskClock(t0 + a.task_timeout_s)
         ctx: StepContext | None = None
-        shared = eval_task.shared_context is not False
+        shared = eval_task.shared_context is True
         context = await new_context() if shared else None
 
         async def fresh_page() -> Any:
