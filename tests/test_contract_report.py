@@ -78,6 +78,10 @@ def test_contract_block_of_the_summary(run):
     assert c["flip_rate"] == pytest.approx((0.6 + 0.6) / 5)
     # the per-round ASR of the last round is the same number
     assert group["rounds"][-1]["asr.same-artifact"]["mean"] == pytest.approx(0.2)
+    from asuka.results.summary import summary_footer
+
+    (why,) = [x for x in summary_footer(summary) if x.startswith("Why applications")]
+    assert ("1 mandatory-only, 1 completion-only, 1 both, 1 not-operable") in why
 
 
 def test_tau_is_the_runs_or_the_callers(run):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from rich.table import Table
 
 from asuka.results.provenance import check_run
+from asuka.results.contracts import FAILURE_KINDS
 from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, \
     round_tokens
 from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
@@ -114,6 +115,13 @@ def summary_footer(summary: dict) -> list[str]:
         tau = summary.get("tau", 0.8)
         lines.append(f"ATS / CTPR / ASR (JoyFrontBench, last round's artifact, tau {tau:g}): "
                      "over the tasks that declare an acceptance contract only.")
+        causes = [(g["agent"], g["contract"]["failure_composition"])
+                  for g in summary.get("groups", []) if g.get("contract")]
+        if any(fc["unsuccessful"] for _, fc in causes):
+            lines.append("Why applications did not succeed (runs): " + "; ".join(
+                f"{agent}: " + ", ".join(f"{fc[k]} {k}" for k in FAILURE_KINDS if fc[k])
+                for agent, fc in causes if fc["unsuccessful"]) + " (asuka report: the "
+                "acceptance-contract table).")
     lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
                  "criteria the harness or judge could not decide / failed deploys; errors "
                  "count as not passed and stay in the denominator. Not found: criteria "
