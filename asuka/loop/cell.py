@@ -106,7 +106,7 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     artifact = await asyncio.to_thread(artifact_hash, workspace)
     key = evaluation_key(spec, bt, artifact)
     reused = store.reuse_evaluation(key, cell_id, r) if store.reuses_evaluations else None
-    if reused is not None and reused[1] is not None:
+    if reused is not None:
         evaluation, deploy = reused
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry)

@@ -319,16 +319,19 @@ class RunStore:
                            (rec.evaluation.key, cell_id, rec.round))
 
     def reuse_evaluation(self, key: str, cell_id: str, r: int
-                         ) -> tuple[RoundEvaluation, DeployResult | None] | None:
+                         ) -> tuple[RoundEvaluation, DeployResult] | None:
         """The verdicts and deploy of the finished round evaluated under ``key`` (see
         ``asuka.loop.cell.evaluation_key``), its evidence copied into round ``r`` of
-        ``cell_id``, marked ``reused_from``; None when no finished round has that key."""
+        ``cell_id``, marked ``reused_from``; None when no finished round has that key, or
+        when that round recorded no deploy (nothing is copied then)."""
         with closing(self._db()) as db:
             row = db.execute("select cell_id, round from evaluations where key=?",
                              (key,)).fetchone()
         if row is None or not self.round_done(row[0], row[1]):
             return None
         src = self.load_round(row[0], row[1])
+        if src.deploy is None:
+            return None
         evidence = self.evidence_dir(row[0], row[1])
         if evidence.is_dir():
             shutil.copytree(evidence, self.evidence_dir(cell_id, r), dirs_exist_ok=True)
