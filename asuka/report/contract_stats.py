@@ -74,6 +74,7 @@ def contract_value(c: CellData, tau: float, metric: str, k: int | None = None
 
 
 def contract_aggregate(g: Group, tau: float, ci: str = "normal") -> ContractAggregate | None:
+    """The group's contract diagnostics (None when none of its tasks declares a contract)."""
     cells = [c for c in g.cells if has_contract(c) and c.records]
     if not cells:
         return None
