@@ -246,6 +246,53 @@ def export(
     console.print(f"{n} row(s) -> {path}", highlight=False)
 
 
+def agree(
+    run_a: Annotated[Path, typer.Argument(help="One run's directory.")],
+    run_b: Annotated[Path, typer.Argument(help="The other run's directory.")],
+    out: Annotated[Path | None, typer.Option(help="Also write the result as JSON here.")
+                   ] = None,
+    bench: BenchOpt = None,
+    allow_changed_tasks: AllowChangedOpt = False,
+) -> None:
+    """Agreement of two runs' evaluators on the artifacts both judged (paired by task and
+    workspace content): percent agreement, Cohen's kappa, Gwet's AC1, macro-F1, score
+    correlations, and the criteria they disagree on."""
+    import json
+
+    from asuka.report import ChangedTasksError, RunNotFound
+    from asuka.report.agree import compare_runs
+
+    try:
+        res = compare_runs(run_a, run_b, bench, allow_changed_tasks)
+    except (RunNotFound, ChangedTasksError) as exc:
+        _problems(exc)
+        raise typer.Exit(1) from None
+    if not res.artifacts:
+        err.print(f"[red]no artifact judged in both {res.run_a} and {res.run_b}[/red] (rounds "
+                  "pair by task and workspace content)")
+        raise typer.Exit(1)
+    s = res.stats
+
+    def num(x: float) -> str:
+        return "–" if x != x else f"{x:.3f}"
+
+    console.print(f"{res.run_a} vs {res.run_b}: {res.artifacts} artifact(s), {res.compared} "
+                  f"criteria compared, {res.undecided} undecided or not run on one side",
+                  highlight=False)
+    console.print(f"percent agreement {num(s['percent_agreement'])} · Cohen's kappa "
+                  f"{num(s['cohen_kappa'])} · Gwet's AC1 {num(s['gwet_ac1'])} · macro-F1 "
+                  f"{num(s['macro_f1'])} · scores Pearson {num(res.score_pearson)}, Spearman "
+                  f"{num(res.score_spearman)}", highlight=False)
+    for d in res.disagreements[:20]:
+        console.print(f"  {d['task']} {d['criterion']}: {d['a']} ({d['a_at']}) vs {d['b']} "
+                      f"({d['b_at']})", highlight=False, markup=False)
+    if len(res.disagreements) > 20:
+        console.print(f"  ... and {len(res.disagreements) - 20} more", highlight=False)
+    if out is not None:
+        out.write_text(json.dumps(res.json(), indent=1), encoding="utf-8")
+        console.print(f"json     {out}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
-    for fn in (sweep, reeval, report, export):
+    for fn in (sweep, reeval, report, export, agree):
         app.command()(fn)
