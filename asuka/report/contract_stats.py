@@ -25,7 +25,7 @@ class ContractAggregate:
     tau: float
     runs: int                                  # run slots scored (cells with a contract)
     at_tau: dict[str, dict[str, Estimate]]     # "0.8" -> {"ctpr", "asr"}: tau sensitivity
-    forced_share: dict[str, float]             # "0.8" -> share of core tasks needing every criterion
+    forced_share: dict[str, float]             # "0.8" -> core tasks where tau needs all criteria
     failures: dict[str, int]                   # unsuccessful runs per failure kind
     unsuccessful: int
     high_ats_unsuccessful: int                 # unsuccessful runs with ATS >= HIGH_ATS
