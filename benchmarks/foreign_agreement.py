@@ -41,7 +41,8 @@ async def main() -> None:
         labels = load_labels(entry / "labels.yaml", bt)
         evaluation = await evaluate_entry(bt, entry)
         ag = agreement(bt, evaluation, labels)
-        print(f"{bt.id}: {ag.agreed}/{ag.total} = {100 * ag.share:.1f}% agreement")
+        print(f"{bt.id}: {ag.agreed}/{ag.total} = {100 * ag.share:.1f}% agreement "
+              f"(Gwet's AC1 {ag.ac1:.3f}, Cohen's kappa {ag.kappa:.3f})")
         if args.patient_too:
             patient = await evaluate_entry(bt, entry, {"fast_absence": False})
             differ = sorted(set(_statuses(evaluation).items()) ^ set(_statuses(patient).items()))

@@ -59,6 +59,13 @@ def test_agreement_is_verdict_against_label() -> None:
     assert ag.agreed == ag.total - 1
     (d,) = ag.disagreements
     assert (d.criterion_id, d.label, d.verdict) == (first.criteria[0].id, "pass", "not_found")
+    # chance-corrected: every label pass, one verdict fail. Kappa's p_e equals p_o, so kappa
+    # is 0 despite (n-1)/n agreement (the paradox); AC1 over {pass, fail}: pi_fail = 1/(2n),
+    # p_e = 2 pi (1 - pi)
+    n = ag.total
+    pi = 1 / (2 * n)
+    assert ag.kappa == 0.0
+    assert ag.ac1 == pytest.approx(((n - 1) / n - 2 * pi * (1 - pi)) / (1 - 2 * pi * (1 - pi)))
 
 
 def test_recorded_agreement_is_current() -> None:

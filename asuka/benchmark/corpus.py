@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from asuka.results.agreement import cohen_kappa, gwet_ac1
 from asuka.results.provenance import hash_files
 from asuka.schema import BenchTask, RoundEvaluation
 
@@ -46,10 +47,21 @@ class Agreement:
     agreed: int
     total: int
     disagreements: list[Disagreement] = field(default_factory=list)
+    # per criterion, in order: the verdict and the label, each as pass / fail
+    verdicts: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
 
     @property
     def share(self) -> float:
         return self.agreed / self.total if self.total else 0.0
+
+    @property
+    def kappa(self) -> float:
+        return cohen_kappa(self.verdicts, self.labels)
+
+    @property
+    def ac1(self) -> float:
+        return gwet_ac1(self.verdicts, self.labels, labels=("pass", "fail"))
 
 
 def load_labels(path: Path, bt: BenchTask) -> dict[str, dict]:
@@ -82,6 +94,8 @@ def agreement(bt: BenchTask, evaluation: RoundEvaluation, labels: dict[str, dict
             verdict = v.status if v is not None else res.status
             want = labels[c.id]["label"]
             out.total += 1
+            out.verdicts.append("pass" if verdict == "pass" else "fail")
+            out.labels.append("pass" if want == "pass" else "fail")
             if (verdict == "pass") == (want == "pass"):
                 out.agreed += 1
             else:
