@@ -1,0 +1,138 @@
+"""The benchmark side: what is read from ``tasks/<id>/task.yaml`` and ``dags/<id>.yaml``."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from asuka.schema._dsl import ID_PATTERN, CheckStep, Strict
+from asuka.vocabulary import Capability
+
+TaskType = Literal["presence", "functionality", "robustness"]
+TASK_TYPES: tuple[str, ...] = ("presence", "functionality", "robustness")
+Category = Literal[
+    "utility", "data-visualization", "management", "e-commerce", "marketing", "social"
+]
+CATEGORIES: tuple[str, ...] = (
+    "utility", "data-visualization", "management", "e-commerce", "marketing", "social"
+)
+
+
+class Criterion(Strict):
+    id: str = Field(pattern=ID_PATTERN)
+    text: str = Field(min_length=1)
+    # acceptance contract (JoyFrontBench): a core task passes only when every mandatory
+    # criterion does; a source-verifiable one may keep credit from a source inspection when
+    # the app does not run (asuka.results.contracts)
+    mandatory: bool = False
+    source_verifiable: bool = False
+    check: list[CheckStep] | None = None
+
+
+class EvalTask(Strict):
+    id: str = Field(pattern=ID_PATTERN)
+    summary: str = Field(min_length=1)
+    type: TaskType
+    weight: int = Field(ge=1, le=5)
+    capability: Capability | None = None
+    core: bool = False  # the primary user workflow: what application success requires
+    # true: the criteria run one after another in one browser context (storage carries over: a
+    # deliberate flow); false: each criterion is an independent test case in a fresh context
+    # (storage empty). None: the task's ``shared_context``.
+    shared_context: bool | None = None
+    criteria: list[Criterion] = Field(min_length=1)
+
+
+class Feature(Strict):
+    """A marked feature of the reference app and the evaluation tasks that depend on it.
+
+    ``tasks``: the evaluation tasks that fail when the feature is missing (exactly those:
+    ``asuka validate --mutants`` checks it). ``broken``: the ones that fail when its broken variant
+    is live (default: the same). ``type`` picks the simulator's probabilities (default: the type of
+    the heaviest task in ``tasks``)."""
+
+    tasks: list[str] = Field(min_length=1)
+    broken: list[str] | None = None
+    type: TaskType | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, data: Any) -> Any:
+        return {"tasks": data} if isinstance(data, list) else data
+
+
+class Task(Strict):
+    id: str = Field(pattern=ID_PATTERN)
+    title: str
+    category: Category
+    query: str = Field(min_length=1)
+    data: list[str] = Field(default_factory=list)
+    eval_tasks: list[EvalTask] = Field(min_length=1)
+    # feature marker name in the reference app -> the evaluation tasks that fail without it
+    features: dict[str, Feature] = Field(default_factory=dict)
+    reference: str | None = "reference"
+    notes: str | None = None
+    # draft: written but not yet proven by `asuka validate --mutants`; left out of "all tasks"
+    # (runs, sweeps, stats) and loaded only when named
+    status: Literal["ready", "draft"] = "ready"
+    # the default of its evaluation tasks' ``shared_context``: false, each criterion an
+    # independent test case (the paper's rule). A task still proven under shared contexts, the
+    # behaviour before the field existed, says true until it is migrated and proven again.
+    shared_context: bool = False
+
+    @model_validator(mode="after")
+    def _resolve_shared_context(self) -> Task:
+        for et in self.eval_tasks:
+            if et.shared_context is None:
+                et.shared_context = self.shared_context
+        return self
+
+    def eval_task(self, eval_task_id: str) -> EvalTask:
+        for et in self.eval_tasks:
+            if et.id == eval_task_id:
+                return et
+        raise KeyError(eval_task_id)
+
+    def feature_type(self, name: str) -> str:
+        f = self.features[name]
+        if f.type:
+            return f.type
+        tasks = [self.eval_task(t) for t in f.tasks if any(e.id == t for e in self.eval_tasks)]
+        return max(tasks, key=lambda e: e.weight).type if tasks else "functionality"
+
+    @property
+    def weights(self) -> dict[str, int]:
+        return {et.id: et.weight for et in self.eval_tasks}
+
+
+class DagSpec(Strict):
+    """dags/<id>.yaml: gating edges (parent before child) and, for documentation only,
+    the hidden semantic edges a correct implementation must honour (paper H.4)."""
+
+    edges: list[tuple[str, str]] = Field(default_factory=list)
+    semantic_edges: list[tuple[str, str]] = Field(default_factory=list)
+    notes: str | None = None
+
+    @field_validator("edges", "semantic_edges", mode="before")
+    @classmethod
+    def _pairs(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        for i, e in enumerate(v):
+            if not isinstance(e, (list, tuple)) or len(e) != 2:
+                raise ValueError(f"edge #{i} must be a [parent, child] pair, got {e!r}")
+        return v
+
+
+class BenchTask(BaseModel):
+    """A task with its PRD and DAG, as loaded from a benchmark directory."""
+
+    task: Task
+    prd: str
+    dag: DagSpec
+    root: str  # the task's folder (tasks/<id>), as a string for easy serialisation
+
+    @property
+    def id(self) -> str:
+        return self.task.id

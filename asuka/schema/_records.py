@@ -1,0 +1,127 @@
+"""The run side: what the loop writes for every round (verdicts, evidence, audits, results)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from asuka.vocabulary import CriterionStatus, DecidedBy, Protocol, TaskStatus
+
+
+class Verdict(BaseModel):
+    criterion_id: str
+    status: CriterionStatus
+    reason: str = ""
+    duration_s: float = 0.0
+    backend: str = ""
+    step: int | None = None  # index of the failing step, when a scripted check failed
+    # not_found: the locator that matched nothing, and the file (relative to the evidence dir)
+    # holding the page's accessibility snapshot at that moment
+    locator: str | None = None
+    snapshot: str | None = None
+    # every grounding of a locator miss (asuka.uiagents.grounding), in order: {step, original,
+    # grounded (a locator, "absent", or None when the reply was unusable), reason, model,
+    # tokens, cached, outcome}; and the wording judgements ({step, kind: "wording", ...})
+    groundings: list[dict[str, Any]] = Field(default_factory=list)
+    # an LLM judge's execution trace: the browser actions it took (and where), its evidence
+    # for the record auditor (asuka.protocol.audit)
+    trace: list[str] = Field(default_factory=list)
+    # which stage decided: the scripted check as written, the check re-run on grounded
+    # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
+    # verdicts, else "scripted".
+    decided_by: DecidedBy | None = None
+
+    @model_validator(mode="after")
+    def _default_decided_by(self) -> Verdict:
+        if self.decided_by is None:
+            self.decided_by = "llm" if self.backend == "browser-use" else "scripted"
+        return self
+
+
+class Evidence(BaseModel):
+    screenshot: str | None = None  # path relative to the round directory
+    console_errors: list[str] = Field(default_factory=list)
+    failed_requests: list[str] = Field(default_factory=list)
+
+
+class Operability(BaseModel):
+    """Whether the deployed app runs at all (``asuka.uiagents.operability``): its root loads
+    without an error status or an uncaught error and renders something. ``ok=None``: the probe
+    itself failed (unknown, not the app's failure)."""
+
+    ok: bool | None
+    reason: str = ""
+    status: int | None = None
+    errors: list[str] = Field(default_factory=list)
+    text_chars: int = 0
+    visible_elements: int = 0
+    duration_s: float = 0.0
+
+
+class AuditFinding(BaseModel):
+    """A defect the record auditor found (``asuka.protocol.audit``): missing, unknown,
+    duplicate, or evidence (a claim without admissible evidence)."""
+
+    criterion_id: str
+    defect: Literal["missing", "unknown", "duplicate", "evidence"]
+    detail: str = ""
+
+
+class Remediation(BaseModel):
+    attempt: int
+    criteria: list[str]                       # re-run on the same deployment
+    verdicts: list[Verdict] = Field(default_factory=list)
+    findings: list[AuditFinding] = Field(default_factory=list)
+
+
+class TaskAudit(BaseModel):
+    """The audit of one evaluation task's verdicts, kept only when it found something: the
+    verdicts as first returned, the findings, each remediation round, and what stayed
+    unresolved (now ``error`` verdicts)."""
+
+    findings: list[AuditFinding]
+    original: list[Verdict] = Field(default_factory=list)
+    remediations: list[Remediation] = Field(default_factory=list)
+    unresolved: list[str] = Field(default_factory=list)
+
+
+class EvalTaskResult(BaseModel):
+    eval_task_id: str
+    status: TaskStatus
+    verdicts: list[Verdict] = Field(default_factory=list)
+    attempts: int = 0
+    duration_s: float = 0.0
+    evidence: Evidence | None = None
+    skipped_because: list[str] = Field(default_factory=list)
+    error: str | None = None
+    audit: TaskAudit | None = None
+
+    @property
+    def n_pass(self) -> int:
+        return sum(v.status == "pass" for v in self.verdicts)
+
+    @property
+    def pass_ratio(self) -> float:
+        return self.n_pass / len(self.verdicts) if self.verdicts else 0.0
+
+
+class RoundEvaluation(BaseModel):
+    """What the UI agent found on one round's artifact.
+
+    ``results`` holds the protocol's own outcome. Under ``full`` every task is executed and
+    ``gated`` additionally holds the outcome the ``dag`` protocol would have produced on the same
+    verdicts (for the DAG gap)."""
+
+    protocol: Protocol
+    threshold: float
+    results: dict[str, EvalTaskResult]
+    gated: dict[str, EvalTaskResult] | None = None
+    deploy_ok: bool = True
+    deploy_error: str | None = None
+    # the artifact x task x evaluator settings this evaluation answers for, and, when its
+    # verdicts were taken from an earlier identical evaluation of the run, which one
+    key: str | None = None
+    reused_from: str | None = None
+    # the app's root probed once before the evaluation tasks (UI agents that can)
+    operability: Operability | None = None
