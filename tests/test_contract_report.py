@@ -130,3 +130,75 @@ def test_report_tau_option_and_experiment_field(run, tmp_path):
     exp.write_text("name: e\nagents: [{backend: sim}]\ntau: 1.5\n")
     with pytest.raises(ExperimentError, match="tau"):
         load_experiment(exp)
+
+
+def test_a_hand_built_run_with_audited_records(tmp_path):
+    """Issue #16's run by hand: three slots of mini-todo whose t1 (core; t1.c0 mandatory) comes
+    from the real record auditor. Slot 0: both criteria first come back without evidence and a
+    remediation round backs both; slot 1: the remediation backs t1.c0 only, t1.c1 stays
+    unbacked (an error after three rounds, scored 0); slot 2: the deploy failed. Every other
+    task passes where the app deployed."""
+    import asyncio
+
+    from asuka.protocol.audit import audited
+    from asuka.schema import EvalTaskResult, Verdict
+
+    bench = contract_bench(tmp_path / "bench")
+    tasks = {bt.id: bt for bt in load_tasks(bench, list(TASKS))}
+    bt = tasks["mini-todo"]
+
+    def judged(cid: str, backed: bool) -> Verdict:
+        return Verdict(criterion_id=cid, status="pass", backend="browser-use",
+                       reason="saw it" if backed else "",
+                       snapshot=f"{cid}.aria.txt" if backed else None)
+
+    def t1(backs_c1: bool) -> EvalTaskResult:
+        calls = 0
+
+        async def evaluator(et):
+            nonlocal calls
+            calls += 1
+            first = calls == 1
+            return EvalTaskResult(eval_task_id="t1", status="passed", verdicts=[
+                judged(c.id, backed=not first and (c.id == "t1.c0" or backs_c1))
+                for c in et.criteria])
+
+        return asyncio.run(audited(evaluator)(bt.task.eval_task("t1")))
+
+    store = RunStore(tmp_path / "run")
+    others = {"t0", "t2", "t3", "t4"}
+    slots = []
+    for backs_c1 in (True, False):
+        ev = evaluation(bt, others)
+        ev.results["t1"] = t1(backs_c1)
+        slots.append(ev)
+    slots.append(evaluation(bt, set(), deploy_ok=False))
+    cells = [record_cell(store, bt, cell_spec("mini-todo", seed, "low"), [ev])
+             for seed, ev in enumerate(slots)]
+
+    fixed, unfixed = (store.load_round(c, 1).evaluation.results["t1"] for c in cells[:2])
+    assert [v.status for v in fixed.verdicts] == ["pass", "pass"] and not fixed.audit.unresolved
+    assert len(fixed.audit.remediations) == 1
+    assert [v.status for v in unfixed.verdicts] == ["pass", "error"]
+    assert unfixed.audit.unresolved == ["t1.c1"]
+
+    (group,) = summarize(store, tasks)["groups"]
+    c = group["contract"]
+    # by hand, per slot: ATS 1, (4 + 1/2) / 5 = 0.9, 0; CTPR 1, 1/2, 0; S 1, 0, 0; B 1, 1, 0
+    assert group["rounds"][-1]["ats.same-artifact"]["mean"] == pytest.approx((1 + 0.9) / 3)
+    assert c["at_tau"]["0.8"]["ctpr"]["mean"] == pytest.approx(0.5)
+    assert c["at_tau"]["0.8"]["asr"]["mean"] == pytest.approx(1 / 3)
+    assert c["failure_composition"] == {"unsuccessful": 2, "mandatory-only": 0,
+                                        "completion-only": 1, "both": 0, "not-operable": 1,
+                                        "high_ats_unsuccessful": 1}
+    # pass^k with one success of three slots: C(1, k) / C(3, k)
+    assert c["pass_k"]["asr"] == pytest.approx({"1": 1 / 3, "2": 0.0, "3": 0.0})
+    # CapScore: t0 1, 1, 0; t1 1, 1/2, 0
+    assert c["capabilities"] == pytest.approx({"component-completeness": 2 / 3,
+                                               "state-management": 1 / 2})
+    # t1 passes in one slot of three, the others in two: 1 * 2 / C(3, 2) = 2 * 1 / C(3, 2)
+    assert c["flip_rate"] == pytest.approx(2 / 3)
+    # the audit is in the viewer's round page
+    build_report(store.root, ("html",), tmp_path / "out", bench)
+    page = next((tmp_path / "out").rglob(f"cells/{cells[1]}/round-1.html")).read_text()
+    assert "record audit" in page and "unresolved: t1.c1" in page

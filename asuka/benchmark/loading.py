@@ -127,6 +127,7 @@ def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> N
         if n > 1:
             problems.append(Problem(rel, f"criteria({c})", f"duplicate criterion id {c!r}"))
     _check_contracts(task, rel, problems)
+    _check_pairwise(task, rel, problems)
     for i, d in enumerate(task.data):
         if not (folder / d).is_file():
             problems.append(Problem(rel, f"data[{i}]", f"data file not found: tasks/{task.id}/{d}"))
@@ -189,6 +190,22 @@ def _check_contracts(task: Task, rel: str, problems: list[Problem]) -> None:
         if not et.core:
             problems.append(Problem(rel, f"criteria({c.id}).mandatory",
                                     f"mandatory, but {et.id} is not a core task"))
+
+
+def _check_pairwise(task: Task, rel: str, problems: list[Problem]) -> None:
+    """Pairwise presentation tasks compare with the reference app (which the task must have)
+    and are named apart from the evaluation tasks."""
+    if not task.pairwise:
+        return
+    if not task.reference:
+        problems.append(Problem(rel, "pairwise", "pairwise tasks compare with the reference "
+                                                 "app, and this task has none"))
+    seen = {et.id for et in task.eval_tasks}
+    for i, p in enumerate(task.pairwise):
+        if p.id in seen:
+            problems.append(Problem(rel, f"pairwise[{i}].id",
+                                    f"{p.id!r} is already the id of another task"))
+        seen.add(p.id)
 
 
 def _load_dag(task: Task, bench: Path, problems: list[Problem]) -> DagSpec | None:

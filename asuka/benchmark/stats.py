@@ -42,6 +42,7 @@ class BenchStats:
     tasks_with_contracts: int = 0
     core_tasks: int = 0
     mandatory_criteria: int = 0
+    pairwise_tasks: int = 0      # presentation tasks judged against the reference app
     capabilities: dict[str, float] | None = None
 
     @property
@@ -72,7 +73,11 @@ def bench_stats(tasks: list[BenchTask]) -> BenchStats:
     s.tasks_with_contracts = sum(any(et.core for et in t.task.eval_tasks) for t in tasks)
     s.core_tasks = sum(et.core for et in ets)
     s.mandatory_criteria = sum(c.mandatory for et in ets for c in et.criteria)
-    caps = Counter(et.capability for et in ets if et.capability)
+    pairwise = [p for t in tasks for p in t.task.pairwise]
+    s.pairwise_tasks = len(pairwise)
+    # JoyFrontBench counts its pairwise tasks in the capability distribution too
+    caps = Counter([et.capability for et in ets if et.capability]
+                   + [p.capability for p in pairwise])
     labelled = sum(caps.values())
     s.capabilities = {c: caps[c] / labelled for c in CAPABILITIES} if labelled else None
     return s

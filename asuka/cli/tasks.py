@@ -165,6 +165,7 @@ def stats(
     joy_total = sum(JOYFRONT_CAPABILITIES.values())
     rows += [("tasks with an acceptance contract", str(s.tasks_with_contracts), "-"),
              ("core evaluation tasks", str(s.core_tasks), "-"),
+             ("pairwise presentation tasks", str(s.pairwise_tasks), "-"),
              ("mandatory criteria", str(s.mandatory_criteria), "-")]
     for c, n in JOYFRONT_CAPABILITIES.items():
         ours = "-" if s.capabilities is None else pct(s.capabilities[c])

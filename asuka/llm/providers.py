@@ -3,7 +3,8 @@
 Neutral messages (what callers pass to ``LLMClient.chat``)::
 
     {"role": "system", "content": str}
-    {"role": "user", "content": str}
+    {"role": "user", "content": str | [{"type": "text", "text": str},
+                                       {"type": "image", "media_type": str, "data": base64}]}
     {"role": "assistant", "content": str, "tool_calls": [{"id", "name", "arguments": dict}]}
     {"role": "tool", "tool_call_id": str, "name": str, "content": str}
 
@@ -63,6 +64,32 @@ def _parse_args(raw: str | None) -> dict[str, Any]:
     return val if isinstance(val, dict) else {"__value__": val}
 
 
+# ---------------------------------------------------------------- content parts
+# A user message's content is a string, or a list of neutral parts: {"type": "text", "text"}
+# and {"type": "image", "media_type": "image/png", "data": <base64>} (vision models).
+
+def _part_kind(part: dict) -> str:
+    kind = part.get("type")
+    if kind not in ("text", "image"):
+        raise ValueError(f"unknown content part type {kind!r} (known: text, image)")
+    return kind
+
+
+def _openai_part(part: dict) -> dict[str, Any]:
+    if _part_kind(part) == "text":
+        return {"type": "text", "text": str(part.get("text", ""))}
+    url = f"data:{part.get('media_type', 'image/png')};base64,{part['data']}"
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _anthropic_part(part: dict) -> dict[str, Any]:
+    if _part_kind(part) == "text":
+        return {"type": "text", "text": str(part.get("text", ""))}
+    return {"type": "image", "source": {"type": "base64",
+                                        "media_type": part.get("media_type", "image/png"),
+                                        "data": part["data"]}}
+
+
 # ---------------------------------------------------------------- OpenAI (and compatible)
 
 def openai_request(spec: ModelSpec, messages: list[dict], tools: list[dict] | None,
@@ -85,6 +112,8 @@ def openai_request(spec: ModelSpec, messages: list[dict], tools: list[dict] | No
         elif role == "tool":
             out.append({"role": "tool", "tool_call_id": m["tool_call_id"],
                         "content": str(m.get("content", ""))})
+        elif isinstance(m.get("content"), list):
+            out.append({"role": role, "content": [_openai_part(p) for p in m["content"]]})
         else:
             out.append({"role": role, "content": m.get("content", "")})
     kw: dict[str, Any] = {"model": spec.model, "messages": out}
@@ -156,6 +185,8 @@ def anthropic_request(spec: ModelSpec, messages: list[dict], tools: list[dict] |
         role = m["role"]
         if role == "system":
             system.append(str(m.get("content", "")))
+        elif role == "user" and isinstance(m.get("content"), list):
+            _append(out, "user", [_anthropic_part(p) for p in m["content"]])
         elif role == "user":
             _append(out, "user", [{"type": "text", "text": str(m.get("content", ""))}])
         elif role == "assistant":

@@ -34,6 +34,7 @@ from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
+from asuka.pairwise import make_judge, split_options
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
 from asuka.benchmark.proof import fingerprint
@@ -95,6 +96,8 @@ def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
              "ui_options": spec.ui_options, "protocol": spec.protocol,
              "threshold": spec.threshold, "max_retry": spec.max_retry,
              "asuka": asuka_version()}
+    if bt.task.pairwise:  # not in the proof fingerprint: they decide no scripted verdict
+        parts["pairwise"] = [p.model_dump(mode="json") for p in bt.task.pairwise]
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -109,7 +112,8 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     if reused is not None:
         evaluation, deploy = reused
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
-    settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry)
+    settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
+                            pairwise=make_judge(*split_options(spec.ui_options)))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)
@@ -172,9 +176,10 @@ def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
     """Build and preflight the three roles: configuration errors surface before round 1."""
     try:
         agent = codeagents.get(spec.agent, **spec.agent_options)
-        ui_agent = uiagents.get(spec.ui, **spec.ui_options)
+        judge_option, ui_options = split_options(spec.ui_options)
+        ui_agent = uiagents.get(spec.ui, **ui_options)
         user = users.get(spec.user, **spec.user_options)
-        preflight(agent, ui_agent, user)
+        preflight(agent, ui_agent, user, make_judge(judge_option, ui_options))
     except (SetupError, ValueError, TypeError, KeyError, ImportError) as exc:
         raise CellFailed("setup", _describe(exc)) from exc
     return agent, ui_agent, user

@@ -11,7 +11,9 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
 from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
 from asuka.deploy import Deployer, DeployResult
@@ -27,6 +29,8 @@ class EvalSettings:
     concurrency: int = 3
     max_retry: int = 3
     audit: bool = True  # the record auditor and its remediation rounds (asuka.protocol.audit)
+    # the judge of the task's pairwise presentation tasks (asuka.pairwise); None: not judged
+    pairwise: Any = None
 
 
 @dataclass
@@ -104,7 +108,11 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
             threshold=settings.threshold, concurrency=settings.concurrency,
             max_retry=settings.max_retry)
         evaluation.operability = operability
-        return evaluation, list(session.usage())
+        # while the candidate is still served: the presentation tasks, judged against the
+        # reference app (an empty dict for a task without any)
+        evaluation.pairwise, judged = await judge_presentation(
+            bench_task, base_url, settings.pairwise, evidence_dir)
+        return evaluation, [*session.usage(), *judged]
     finally:
         await session.close()
 

@@ -34,6 +34,9 @@ class ContractAggregate:
     repeats: dict[str, float] = field(default_factory=dict)    # all-success / mixed / all-failure
     pass_k: dict[str, dict[str, float | None]] = field(default_factory=dict)  # "asr"|"project"
     flip_rate: float | None = None             # mean over (problem, evaluation task)
+    # pairwise presentation tasks on the last artifacts: good / same / bad, and "error" (not
+    # judged: the harness's failure, left out of ATS)
+    pairwise: dict[str, int] = field(default_factory=dict)
 
     def json(self) -> dict[str, Any]:
         from asuka.report.aggregate import estimate_json
@@ -45,7 +48,8 @@ class ContractAggregate:
                 "failure_composition": {"unsuccessful": self.unsuccessful, **self.failures,
                                         "high_ats_unsuccessful": self.high_ats_unsuccessful},
                 "capabilities": self.capabilities, "slots": self.slots,
-                "repeats": self.repeats, "pass_k": self.pass_k, "flip_rate": self.flip_rate}
+                "repeats": self.repeats, "pass_k": self.pass_k, "flip_rate": self.flip_rate,
+                **({"pairwise": self.pairwise} if self.pairwise else {})}
 
 
 def has_contract(c: CellData) -> bool:
@@ -93,8 +97,12 @@ def contract_aggregate(g: Group, tau: float, ci: str = "normal") -> ContractAggr
     success: dict[str, list[bool]] = defaultdict(list)
     project: dict[str, list[bool]] = defaultdict(list)
     passes: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    pairwise: dict[str, int] = {}
     for c in cells:
         ev, s = _last(c), cell_scores(c, tau)
+        for judged in ev.pairwise.values():
+            kind = judged.verdict if judged.status == "judged" else "error"
+            pairwise[kind or "error"] = pairwise.get(kind or "error", 0) + 1
         scores[c.task].append(s)
         success[c.task].append(bool(s.success))
         project[c.task].append(c.metrics("same-artifact")[-1].completion >= 1)
@@ -109,7 +117,7 @@ def contract_aggregate(g: Group, tau: float, ci: str = "normal") -> ContractAggr
     contracts = {task: contracts_of(cs[0].bt.task) for task, cs in by_task.items()}
     slots = max(len(cs) for cs in by_task.values())
     out = ContractAggregate(tau, len(cells), at_tau, forced, failures, unsuccessful, high_ats,
-                            capability_scores(scores, contracts), slots)
+                            capability_scores(scores, contracts), slots, pairwise=pairwise)
     if slots > 1:
         out.repeats = mixed_outcomes({t: [float(v) for v in vs] for t, vs in success.items()})
         out.pass_k = {name: {str(k): pass_hat_k(data, k) for k in range(1, slots + 1)}

@@ -105,6 +105,17 @@ def _shot(rdir: Path, name: str | None) -> Path | None:
     return None
 
 
+def _copy_shot(rdir: Path, name: str | None, shots: Path, r: int) -> str | None:
+    """Copy one evidence screenshot beside the page; its relative URL (None: no such file)."""
+    src = _shot(rdir, name)
+    if src is None:
+        return None
+    dest = shots / Path(name or src.name).as_posix().replace("/", "-")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dest)
+    return f"round-{r}/{quote(dest.name)}"
+
+
 def _round_page(env: Environment, run: RunData, c: CellData, k: int, cdir: Path) -> None:
     rec = c.records[k]
     r = rec.round
@@ -127,6 +138,13 @@ def _round_page(env: Environment, run: RunData, c: CellData, k: int, cdir: Path)
                     "gated": gated[et.id].status if gated and et.id in gated else None,
                     "verdicts": [(v, crit_text.get(v.criterion_id, "")) for v in
                                  (res.verdicts if res else [])]})
+    pairwise = []
+    for pt in c.bt.task.pairwise:
+        res = ev.pairwise.get(pt.id)
+        pairwise.append({"task": pt, "res": res,
+                         **{side: _copy_shot(rdir, getattr(getattr(res, side, None),
+                                                           "screenshot", None), shots, r)
+                            for side in ("candidate", "reference")}})
     titles = {et.id: et.summary for et in c.bt.task.eval_tasks}
     svg = dag_svg(c.dag, {i: x.status for i, x in ev.results.items()}, titles,
                   {i: x.status for i, x in gated.items()} if gated else None)
@@ -134,6 +152,7 @@ def _round_page(env: Environment, run: RunData, c: CellData, k: int, cdir: Path)
     cum, same = c.metrics("cumulative")[k], c.metrics("same-artifact")[k]
     page = env.get_template("round.html").render(
         title=f"{c.cell_id} · round {r}", run=run, c=c, rec=rec, r=r, ets=ets, svg=svg,
+        pairwise=pairwise,
         colors=COLORS, counts=status_counts(ev.results), cum=cum, same=same,
         diff=workspace_diff(prev, store.round_workspace(c.cell_id, r)),
         transcript=rec.agent.transcript[:TRANSCRIPT_CHARS],

@@ -190,6 +190,8 @@ def contracts_table(agg: Aggregate) -> Table:
     asr_cols = [f"ASR τ={t:g}" for t in taus]
     rep_cols = [f"pass^{k}" for k in ks] + (["mixed", "flip rate"] if slots > 1 else [])
     fail_cols = ["mandatory-only", "completion-only", "both", "not operable", "ATS≥90%"]
+    pairwise = any(g.contract.pairwise for g in groups)  # type: ignore[union-attr]
+    fail_cols += ["pairwise G/S/B/err"] if pairwise else []
     t = Table("contracts", f"Acceptance contracts (last round's artifact, τ = {agg.tau:g}), "
               "ranked by ASR (then CTPR, ATS)",
               [*_head(agg), "n", "runs", "ATS", "CTPR", "ASR", *asr_cols, *rep_cols,
@@ -213,7 +215,10 @@ def contracts_table(agg: Aggregate) -> Table:
                        c.at_tau[tau]["ctpr"], c.at_tau[tau]["asr"],
                        *[c.at_tau[f"{x:g}"]["asr"] for x in taus], *reps, c.unsuccessful,
                        *[c.failures[k] for k in ("mandatory-only", "completion-only", "both",
-                                                 "not-operable")], c.high_ats_unsuccessful])
+                                                 "not-operable")], c.high_ats_unsuccessful,
+                       *(["/".join(str(c.pairwise.get(k, 0))
+                                   for k in ("good", "same", "bad", "error"))]
+                         if pairwise else [])])
     t.note = ("Only the tasks that declare a contract. ATS: mean task score (criterion "
               "completion). CTPR: share of core tasks passing (every mandatory criterion and "
               "completion ≥ τ). ASR: application success (operable and every core task "
@@ -223,5 +228,8 @@ def contracts_table(agg: Aggregate) -> Table:
               "task. Failure columns count unsuccessful runs: a mandatory criterion lost, a "
               "core task short of τ, both (in different core tasks), or not operable; ATS≥90%: "
               "unsuccessful runs whose ATS still reached 90%."
+              + (" Pairwise G/S/B/err: presentation tasks judged against the reference app "
+                 "(Good, Same, Bad count 1, 0.5, 0 in ATS; err: not judged, left out of ATS)."
+                 if pairwise else "")
               if groups else "No task of this run declares an acceptance contract.")
     return t

@@ -7,7 +7,10 @@ Per problem q and run slot r (here: a cell's round, or a repeat of a cell):
   unverifiable, skipped or missing criteria are 0 (they stay in the denominator);
 - completion of a pointwise task ``A = mean(y)`` over its criteria;
 - task score ``Z = A`` for a pointwise task, ``G`` in {1, 0.5, 0} (Good / Same / Bad; invalid
-  or missing 0) for a pairwise one; the problem-run ATS ``O`` is the mean of ``Z`` over tasks;
+  or missing 0) for a pairwise one; the problem-run ATS ``O`` is the mean of ``Z`` over tasks.
+  One deviation, for honesty: a pairwise task the harness could not judge (no judge configured,
+  the judge failed: ``TaskOutcome.unjudged``) leaves the run's tasks instead of scoring 0 (on an
+  operable app; on one that is not, Z is 0 as for every task);
 - a core task passes at threshold tau when every mandatory criterion passed and ``A >= tau``:
   ``P = prod(y_mandatory) * [A >= tau]``; the problem-run CTPR ``C`` is the mean of ``P`` over
   the core tasks;
@@ -63,6 +66,7 @@ class TaskOutcome:
 
     passed: frozenset[str] = frozenset()
     pairwise: str | None = None          # good | same | bad; anything else scores 0
+    unjudged: bool = False               # a pairwise task the harness could not judge
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,9 @@ def score_run(contracts: Sequence[TaskContract], outcomes: Mapping[str, TaskOutc
     """The problem-run scores of one run slot (a task missing from ``outcomes`` scores 0)."""
     if not contracts:
         raise ValueError("a problem has at least one task")
-    scores = {c.task_id: task_score(c, outcomes.get(c.task_id), operable) for c in contracts}
+    scored = [c for c in contracts if not (operable and c.mode == "pairwise"
+                                           and _unjudged(outcomes.get(c.task_id)))]
+    scores = {c.task_id: task_score(c, outcomes.get(c.task_id), operable) for c in scored}
     core = [c for c in contracts if c.core and c.mode == "pointwise"]
     passed = {c.task_id: core_task_passes(c, outcomes.get(c.task_id), operable, tau)
               for c in core}
@@ -123,6 +129,10 @@ def score_run(contracts: Sequence[TaskContract], outcomes: Mapping[str, TaskOutc
     ctpr = sum(passed.values()) / len(core)
     success = float(operable and all(passed.values()))
     return RunScores(ats, ctpr, success, operable, scores, passed)
+
+
+def _unjudged(outcome: TaskOutcome | None) -> bool:
+    return outcome is not None and outcome.unjudged
 
 
 def failure_kind(contracts: Sequence[TaskContract], outcomes: Mapping[str, TaskOutcome],
@@ -201,6 +211,8 @@ def capability_scores(runs: Mapping[str, Sequence[RunScores]],
         for c in contracts.get(problem, ()):
             if c.capability is None or n == 0:
                 continue
+            if all(c.task_id not in r.task_scores for r in problem_runs):
+                continue  # never scored: a pairwise task no run could judge
             total = sum(r.task_scores.get(c.task_id, 0.0) for r in problem_runs)
             per_task.setdefault(c.capability, []).append(total / n)
     return {d: sum(v) / len(v) for d, v in sorted(per_task.items())}
@@ -230,15 +242,21 @@ def contracts_of(task: Any) -> list[TaskContract]:
         mandatory=frozenset(c.id for c in et.criteria if c.mandatory),
         source_verifiable=frozenset(c.id for c in et.criteria
                                     if getattr(c, "source_verifiable", False)),
-        core=bool(et.core), capability=et.capability) for et in task.eval_tasks]
+        core=bool(et.core), capability=et.capability) for et in task.eval_tasks] + [
+        TaskContract(task_id=p.id, mode="pairwise", capability=p.capability)
+        for p in getattr(task, "pairwise", ())]
 
 
 def outcomes_of(evaluation: Any) -> dict[str, TaskOutcome]:
     """The criteria each evaluation task passed in a ``RoundEvaluation`` (the protocol's own
-    results: a task the DAG skipped, or that errored, passed nothing)."""
-    return {tid: TaskOutcome(passed=frozenset(v.criterion_id for v in res.verdicts
-                                              if v.status == "pass"))
-            for tid, res in evaluation.results.items()}
+    results: a task the DAG skipped, or that errored, passed nothing), and the verdict of each
+    pairwise presentation task."""
+    out = {tid: TaskOutcome(passed=frozenset(v.criterion_id for v in res.verdicts
+                                             if v.status == "pass"))
+           for tid, res in evaluation.results.items()}
+    for tid, judged in (getattr(evaluation, "pairwise", None) or {}).items():
+        out[tid] = TaskOutcome(pairwise=judged.verdict, unjudged=judged.status != "judged")
+    return out
 
 
 def operable(evaluation: Any) -> bool:

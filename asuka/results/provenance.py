@@ -37,9 +37,13 @@ SECRET_VALUE = re.compile(r"^(sk-|sk_|ghp_|gho_|xox[abp]-|AKIA)[A-Za-z0-9_-]{8,}
 def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
     """The parsed task definition minus ``status`` and ``notes`` (editorial fields). Without
     ``contracts``, the acceptance contract (core tasks, mandatory and source-verifiable
-    criteria, capabilities) reads as unset: it changes what a run's scores mean, so provenance
+    criteria, capabilities, pairwise presentation tasks) reads as unset: it changes what a run's scores mean, so provenance
     sees it, but not what a check decides, so a proof (``asuka.benchmark.proof``) outlives it."""
     definition = bt.task.model_dump(mode="json", exclude={"status", "notes"})
+    # pairwise presentation tasks have no checks to prove: a proof outlives them; provenance
+    # sees them (a field added after the proofs, left out when empty)
+    if not contracts or not definition["pairwise"]:
+        del definition["pairwise"]
     if not contracts:
         for et in definition["eval_tasks"]:
             et.update(core=False, capability=None)

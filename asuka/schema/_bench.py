@@ -44,6 +44,47 @@ class EvalTask(Strict):
     criteria: list[Criterion] = Field(min_length=1)
 
 
+# steps a pairwise view's path may take: actions that bring both apps to the same state;
+# assertions belong to pointwise criteria
+PATH_OPS = frozenset({"goto", "reload", "wait", "eval", "click", "dblclick", "hover", "check",
+                      "uncheck", "fill", "select", "press", "upload"})
+
+
+class PairwiseView(Strict):
+    """What the candidate and the reference are both observed under for a pairwise judgement:
+    one viewport, one interaction path from a fresh browser context (storage empty), one
+    observation time after the path (``observe_ms``) before the screenshot."""
+
+    width: int = Field(default=1280, ge=320, le=3840)
+    height: int = Field(default=800, ge=320, le=2160)
+    path: list[CheckStep] = Field(default_factory=lambda: [CheckStep(op="goto", arg="/")],
+                                  min_length=1)
+    observe_ms: int = Field(default=1000, ge=0, le=30_000)
+    full_page: bool = False
+
+    @field_validator("path")
+    @classmethod
+    def _actions_only(cls, steps: list[CheckStep]) -> list[CheckStep]:
+        for i, step in enumerate(steps):
+            if step.op not in PATH_OPS:
+                raise ValueError(f"path step #{i} {step.op!r} is not an action (a view's path "
+                                 f"takes {', '.join(sorted(PATH_OPS))})")
+        return steps
+
+
+class PairwiseTask(Strict):
+    """A presentation task judged by comparison (JoyFrontBench's pairwise tasks): the candidate
+    beside the task's reference app under one ``view``, judged Good / Same / Bad against it on
+    its ``aspects``. Scored only in the acceptance-contract metrics (``Z`` = 1 / 0.5 / 0), never
+    core, never gated by the DAG, and not a criterion of the paper's metrics."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    summary: str = Field(min_length=1)
+    capability: Capability = "visual-quality"
+    aspects: list[str] = Field(min_length=1)  # what the judge compares, one line each
+    view: PairwiseView = Field(default_factory=PairwiseView)
+
+
 class Feature(Strict):
     """A marked feature of the reference app and the evaluation tasks that depend on it.
 
@@ -69,6 +110,8 @@ class Task(Strict):
     query: str = Field(min_length=1)
     data: list[str] = Field(default_factory=list)
     eval_tasks: list[EvalTask] = Field(min_length=1)
+    # presentation tasks judged against the reference app (``PairwiseTask``)
+    pairwise: list[PairwiseTask] = Field(default_factory=list)
     # feature marker name in the reference app -> the evaluation tasks that fail without it
     features: dict[str, Feature] = Field(default_factory=dict)
     reference: str | None = "reference"

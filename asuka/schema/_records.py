@@ -106,6 +106,33 @@ class EvalTaskResult(BaseModel):
         return self.n_pass / len(self.verdicts) if self.verdicts else 0.0
 
 
+class PairwiseShot(BaseModel):
+    """One side of a pairwise comparison: its screenshot (relative to the evidence dir) and
+    what went wrong bringing it to the view, if anything (a path step that did not hold)."""
+
+    screenshot: str | None = None
+    path_error: str | None = None
+
+
+class PairwiseResult(BaseModel):
+    """A pairwise presentation task's judgement (``asuka.pairwise``): ``good`` (the candidate
+    is better than the reference), ``same`` or ``bad``; ``error`` when no judgement could be
+    made (no judge configured, the judge failed, the reference could not be shown): the
+    harness's failure, left out of the scores and counted."""
+
+    task_id: str
+    status: Literal["judged", "error"]
+    verdict: Literal["good", "same", "bad"] | None = None
+    reason: str = ""
+    error: str | None = None
+    judge: str = ""                      # the backend and model that judged
+    candidate: PairwiseShot | None = None
+    reference: PairwiseShot | None = None
+    # each call to the judge: {order: "candidate-first" | "reference-first", answer, reason}
+    calls: list[dict[str, Any]] = Field(default_factory=list)
+    duration_s: float = 0.0
+
+
 class RoundEvaluation(BaseModel):
     """What the UI agent found on one round's artifact.
 
@@ -125,3 +152,5 @@ class RoundEvaluation(BaseModel):
     reused_from: str | None = None
     # the app's root probed once before the evaluation tasks (UI agents that can)
     operability: Operability | None = None
+    # the pairwise presentation tasks' judgements (the task's ``pairwise`` list)
+    pairwise: dict[str, PairwiseResult] = Field(default_factory=dict)
