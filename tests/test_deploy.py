@@ -263,6 +263,42 @@ def test_build_without_output_falls_back_to_start(tmp_path):
         assert b"hello from start" in fetch(dep.url)[2]
 
 
+VITE_LIKE_BUILD = """
+const fs = require('fs');
+fs.mkdirSync('src/dist', {recursive: true});
+fs.writeFileSync('src/dist/index.html', '<!doctype html><h1>built app</h1>');
+"""
+
+
+@needs_npm
+@pytest.mark.npm
+def test_the_deployer_serves_what_the_build_wrote(tmp_path):
+    """A Vite project with ``root: 'src'`` builds into src/dist/; the unbuilt entries (the root
+    and src/ index.html, which load /src/main.tsx) must not be served."""
+    entry = '<!doctype html><div id="root"></div><script type="module" src="/src/main.tsx">'
+    npm_project(tmp_path, {"build": "node build.cjs"}, **{
+        "build.cjs": VITE_LIKE_BUILD, "index.html": entry, "src/index.html": entry,
+        "src/main.tsx": "export {}", "dist/old.txt": "stale"})
+    with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert dep.result.meta["served_dir"] == "src/dist"
+        assert b"built app" in fetch(dep.url)[2]
+        assert "warning" not in dep.result.meta
+
+
+@needs_npm
+@pytest.mark.npm
+def test_an_old_build_output_is_served_with_a_warning(tmp_path):
+    """The build exits 0 but writes nothing: last round's dist/ is served, and the record says
+    so."""
+    npm_project(tmp_path, {"build": "node -e 1"}, **{"dist/index.html": "<h1>last round</h1>"})
+    with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert dep.result.meta["served_dir"] == "dist"
+        assert dep.result.meta["warning"] == "served dist/index.html, which this build did not write"
+        assert "warning: the build did not write dist/index.html" in dep.result.log
+
+
 @needs_npm
 @pytest.mark.npm
 @pytest.mark.parametrize("sandbox", SANDBOXES)

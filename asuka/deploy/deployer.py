@@ -169,10 +169,15 @@ class Deployer:
         (scratch / "home").mkdir()
         self._install(attempt, scratch)
         if found.kind == "npm-build":
+            before = detect.index_files(ws)
             self._run_step(attempt, scratch, "build", ["npm", "run", "build"],
                            self.timeouts.build)
-            output = detect.find_build_output(ws)
+            output = detect.find_build_output(ws, before)
             if output is not None:
+                rel = (output / "index.html").relative_to(ws).as_posix()
+                if rel in before and before[rel] == detect.index_files(ws).get(rel):
+                    attempt.note(f"warning: the build did not write {rel}; serving it as it was")
+                    attempt.meta["warning"] = f"served {rel}, which this build did not write"
                 return self._serve_static(attempt, output)
             script = detect.pick_start_script(found.scripts, after_build=True)
             if script is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,9 +56,45 @@ def find_static_root(workspace: Path) -> Path | None:
     return None
 
 
-def find_build_output(workspace: Path) -> Path | None:
-    """Where a finished build put its index.html: dist/, build/, out/, else the freshest
-    top-level folder holding one (sources such as src/ and public/ do not count)."""
+# never where a build writes its output for the browser
+_NEVER_OUTPUT = {"node_modules", ".git", ".cache", ".vite"}
+IndexFiles = dict[str, int]  # index.html path relative to the workspace -> mtime (ns)
+
+
+def index_files(workspace: Path) -> IndexFiles:
+    """Every index.html of the workspace outside dependencies and caches, with its mtime: taken
+    before a build so that ``find_build_output`` can tell which ones the build wrote."""
+    out: IndexFiles = {}
+    root = Path(workspace)
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in _NEVER_OUTPUT]
+        if "index.html" in filenames:
+            path = Path(dirpath) / "index.html"
+            try:
+                out[path.relative_to(root).as_posix()] = path.stat().st_mtime_ns
+            except OSError:
+                continue
+    return out
+
+
+def find_build_output(workspace: Path, before: IndexFiles | None = None) -> Path | None:
+    """Where a finished build put its index.html. With ``before`` (``index_files`` taken before
+    the build): the folder of an index.html the build created or rewrote, wherever the bundler
+    was configured to write it (Vite with ``root: 'src'`` writes ``src/dist/``), preferring a
+    folder named dist/, build/ or out/, then the shallowest. Otherwise, or when the build wrote
+    none: dist/, build/, out/, else the freshest top-level folder holding one (sources such as
+    src/ and public/ do not count)."""
+    workspace = Path(workspace)
+    if before is not None:
+        written = [rel for rel, mtime in index_files(workspace).items()
+                   if before.get(rel) != mtime]
+        if written:
+            def rank(rel: str) -> tuple[int, int, str]:
+                parts = rel.split("/")[:-1]
+                kind = 0 if parts and parts[-1] in BUILD_OUTPUT_DIRS else 1 if parts else 2
+                return (kind, len(parts), rel)  # the root's own index.html: the last resort
+
+            return workspace / (min(written, key=rank).rpartition("/")[0] or ".")
     for sub in BUILD_OUTPUT_DIRS:
         if (workspace / sub / "index.html").is_file():
             return workspace / sub
