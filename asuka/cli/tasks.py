@@ -45,8 +45,11 @@ def validate(
     if not ids:
         from asuka.benchmark.subsets import check_subsets, load_subsets
 
+        from asuka.evaluators import load_evaluators
+
         subsets, subset_problems = load_subsets(root)
         problems += subset_problems + check_subsets(subsets, tasks)
+        problems += load_evaluators(root)[1]
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
     if problems:

@@ -34,6 +34,7 @@ from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
+from asuka.evaluators import default_jury
 from asuka.pairwise import make_judge, split_options
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
@@ -98,6 +99,9 @@ def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
              "asuka": asuka_version()}
     if bt.task.pairwise:  # not in the proof fingerprint: they decide no scripted verdict
         parts["pairwise"] = [p.model_dump(mode="json") for p in bt.task.pairwise]
+    jury = default_jury(bt.root)
+    if jury:
+        parts["jury"] = {i: s.model_dump(mode="json") for i, s in sorted(jury.items())}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -113,7 +117,8 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
         evaluation, deploy = reused
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
-                            pairwise=make_judge(*split_options(spec.ui_options)))
+                            pairwise=make_judge(*split_options(spec.ui_options)),
+                            jury=default_jury(bt.root))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)

@@ -12,7 +12,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from collections.abc import Mapping
 
+from asuka.evaluators import run_jury
 from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
 from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
@@ -31,6 +33,8 @@ class EvalSettings:
     audit: bool = True  # the record auditor and its remediation rounds (asuka.protocol.audit)
     # the judge of the task's pairwise presentation tasks (asuka.pairwise); None: not judged
     pairwise: Any = None
+    # the jury of evaluators run on the artifact (asuka.evaluators: id -> EvaluatorSpec)
+    jury: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -132,10 +136,14 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         result = deployment.result
         if not result.ok or not result.url:
             ev = deploy_failure(bench_task, settings, result)
+            ev.jury = run_jury(settings.jury, bench_task, Path(workspace), result, ev)
             return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
                                           evidence_dir, artifact=artifact)
+        # the build and code engineers read records and files: cheap, and on the same artifact
+        ev.jury = await asyncio.to_thread(run_jury, settings.jury, bench_task, Path(workspace),
+                                          result, ev)
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
     finally:

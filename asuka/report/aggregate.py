@@ -20,6 +20,7 @@ from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
 from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
+from asuka.evaluators import jury_score
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
@@ -175,6 +176,15 @@ def varying_fields(groups: list[Group]) -> list[str]:
     return out
 
 
+def jury_value(c: CellData, k: int) -> float | None:
+    """The jury score of round ``k + 1``'s artifact as a share of its points (LiveEvalBench's
+    90-point score / 90); None when no evaluator was scored."""
+    if not c.records:
+        return None
+    got = jury_score(c.records[min(k, len(c.records) - 1)].evaluation.jury)
+    return got[0] / got[1] if got and got[1] else None
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -185,6 +195,9 @@ def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
         for m in CONTRACT_METRICS:
             metrics[f"{m}.same-artifact"] = g.estimate(
                 lambda c, m=m: contract_value(c, tau, m, k), ci)
+    if any(c.records and c.records[min(k, len(c.records) - 1)].evaluation.jury
+           for c in g.cells):
+        metrics["jury.same-artifact"] = g.estimate(lambda c: jury_value(c, k), ci)
     ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
     return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
                           _total([round_cost(r) for r in ran], COST_KINDS), len(ran))

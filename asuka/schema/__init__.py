@@ -41,6 +41,8 @@ from asuka.schema._records import (  # noqa: F401
     TaskAudit,
     PairwiseShot,
     PairwiseResult,
+    JudgedCriterion,
+    EvaluatorResult,
     EvalTaskResult,
     RoundEvaluation,
 )
@@ -76,6 +78,8 @@ __all__ = [
     "TaskAudit",
     "PairwiseShot",
     "PairwiseResult",
+    "JudgedCriterion",
+    "EvaluatorResult",
     "EvalTaskResult",
     "RoundEvaluation",
 ]

@@ -133,6 +133,33 @@ class PairwiseResult(BaseModel):
     duration_s: float = 0.0
 
 
+class JudgedCriterion(BaseModel):
+    """One criterion of an evaluator (``asuka.evaluators``): pass / fail / not-applicable, the
+    points it carries, why, and the evidence cited (``file:line: ...``, log lines)."""
+
+    id: str
+    verdict: Literal["pass", "fail", "na"]
+    points: float = 1.0
+    reason: str = ""
+    evidence: list[str] = Field(default_factory=list)
+
+
+class EvaluatorResult(BaseModel):
+    """What one evaluator of the jury found on one round's artifact. ``skipped``: an upstream
+    evaluator it depends on did not pass (the build gate); ``error``: it could not run (the
+    harness's failure: never scored). ``score`` of ``max_points`` (None unless judged)."""
+
+    evaluator: str
+    stage: Literal["build", "evaluate"]
+    status: Literal["judged", "skipped", "error"]
+    score: float | None = None
+    max_points: float = 0.0
+    criteria: list[JudgedCriterion] = Field(default_factory=list)
+    reason: str = ""
+    denials: list[str] = Field(default_factory=list)  # tool calls outside allowed_tools
+    duration_s: float = 0.0
+
+
 class RoundEvaluation(BaseModel):
     """What the UI agent found on one round's artifact.
 
@@ -154,3 +181,5 @@ class RoundEvaluation(BaseModel):
     operability: Operability | None = None
     # the pairwise presentation tasks' judgements (the task's ``pairwise`` list)
     pairwise: dict[str, PairwiseResult] = Field(default_factory=dict)
+    # the jury of evaluators (asuka.evaluators): build engineer, code engineer, UI tester
+    jury: dict[str, EvaluatorResult] = Field(default_factory=dict)

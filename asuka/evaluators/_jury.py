@@ -1,0 +1,116 @@
+"""The jury of one round: every evaluator of the benchmark in dependency order on the same
+artifact, each scored out of its points, and the jury score (LiveEvalBench's 90 points: build
+15, code 30, UI 45 with the shipped files; each evaluator capped at its own points)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import networkx as nx
+
+from asuka.evaluators._checks import BUILD_CHECKS, CODE_CHECKS, BuildInput, CodeInput
+from asuka.evaluators._spec import EvaluatorSpec
+from asuka.records import DeployResult
+from asuka.results.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
+from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
+
+
+def run_order(specs: Mapping[str, EvaluatorSpec]) -> list[EvaluatorSpec]:
+    """Build stage first, then by ``depends_on`` (ties by id)."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(specs)
+    graph.add_edges_from((d, s.id) for s in specs.values() for d in s.depends_on if d in specs)
+    key = {i: (0 if s.stage == "build" else 1, i) for i, s in specs.items()}
+    return [specs[i] for i in nx.lexicographical_topological_sort(graph, key=key.get)]
+
+
+def succeeded(result: EvaluatorResult, spec: EvaluatorSpec) -> bool:
+    """Judged, with every gate criterion passed."""
+    gates = {c.id for c in spec.criteria if c.gate}
+    return result.status == "judged" and all(
+        c.verdict == "pass" for c in result.criteria if c.id in gates)
+
+
+def score_of(spec: EvaluatorSpec, criteria: Sequence[JudgedCriterion]) -> float | None:
+    """The evaluator's points times the share of applicable points passed (None: nothing
+    applied)."""
+    applicable = [c for c in criteria if c.verdict != "na"]
+    total = sum(c.points for c in applicable)
+    if not total:
+        return None
+    return spec.points * sum(c.points for c in applicable if c.verdict == "pass") / total
+
+
+def _ui_rate(bt: BenchTask, evaluation: RoundEvaluation) -> float:
+    """The UI tester's measure: the weighted criteria pass rate on the round's artifact."""
+    return weighted_criteria_pass_rate(Shape.of(bt.task), passed_criteria(evaluation.results))
+
+
+def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: DeployResult,
+           evaluation: RoundEvaluation) -> list[JudgedCriterion]:
+    if spec.kind == "ui":
+        rate = _ui_rate(bt, evaluation)
+        n = len(Shape.of(bt.task).all_criteria())
+        return [JudgedCriterion(id="task-criteria", verdict="pass" if rate == 1 else "fail",
+                                points=1.0, reason=f"weighted criteria pass rate {rate:.3f} "
+                                                   f"over the task's {n} criteria")]
+    out = []
+    for c in spec.criteria:
+        if c.applies_when and not re.search(c.applies_when, bt.task.query, re.I):
+            out.append(JudgedCriterion(id=c.id, verdict="na", points=c.points,
+                                       reason="the query does not ask for it"))
+            continue
+        if spec.kind == "build":
+            verdict, reason, evidence = BUILD_CHECKS[c.check](
+                BuildInput(deploy, evaluation.operability))
+        else:
+            if workspace is None:
+                raise RuntimeError("no workspace to inspect")
+            verdict, reason, evidence = CODE_CHECKS[c.check](
+                CodeInput(workspace, bt.task.query, frozenset(bt.task.data)))
+        out.append(JudgedCriterion(id=c.id, verdict=verdict, points=c.points, reason=reason,
+                                   evidence=evidence))  # type: ignore[arg-type]
+    return out
+
+
+def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path | None,
+             deploy: DeployResult, evaluation: RoundEvaluation) -> dict[str, EvaluatorResult]:
+    """Every evaluator on one round's artifact. An evaluator whose upstream did not succeed is
+    ``skipped`` (scored 0: the build gate); one that raised is ``error`` (never scored)."""
+    results: dict[str, EvaluatorResult] = {}
+    for spec in run_order(specs):
+        t0 = time.perf_counter()
+        blocked = [d for d in spec.depends_on
+                   if d in results and not succeeded(results[d], specs[d])]
+        if blocked:
+            results[spec.id] = EvaluatorResult(
+                evaluator=spec.id, stage=spec.stage, status="skipped", score=0.0,
+                max_points=spec.points, reason=f"{', '.join(blocked)} did not pass")
+            continue
+        try:
+            criteria = _judge(spec, bt, workspace, deploy, evaluation)
+        except Exception as exc:  # noqa: BLE001 - the harness's failure, recorded
+            results[spec.id] = EvaluatorResult(
+                evaluator=spec.id, stage=spec.stage, status="error", max_points=spec.points,
+                reason=f"{type(exc).__name__}: {exc}", duration_s=time.perf_counter() - t0)
+            continue
+        if spec.kind == "ui":  # its score is the pass rate itself, not pass/fail
+            score: float | None = spec.points * _ui_rate(bt, evaluation)
+        else:
+            score = score_of(spec, criteria)
+        results[spec.id] = EvaluatorResult(
+            evaluator=spec.id, stage=spec.stage, status="judged", score=score,
+            max_points=spec.points, criteria=criteria, duration_s=time.perf_counter() - t0)
+    return results
+
+
+def jury_score(results: Mapping[str, EvaluatorResult]) -> tuple[float, float] | None:
+    """(points, out of) over the evaluators that were judged or skipped; None when none was.
+    An evaluator in error, or with nothing applicable, leaves both sums."""
+    scored = [r for r in results.values() if r.status != "error" and r.score is not None]
+    if not scored:
+        return None
+    return sum(r.score for r in scored), sum(r.max_points for r in scored)  # type: ignore[misc]

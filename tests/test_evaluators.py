@@ -1,0 +1,171 @@
+"""The jury of evaluators as configuration (asuka.evaluators, issue #17 items 1-3): YAML files
+validated with file and line, the build engineer on the deploy's trajectory, the code engineer
+on the source with file:line findings, the build gate, and the jury score in the records and
+the summary; real deploys and real Chromium."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from asuka.benchmark.loading import default_bench_dir, load_bench
+from asuka.cli import app
+from asuka.evaluators import (CodeInput, EVALUATORS_DIR, jury_score, load_evaluators,
+                              run_jury)
+from asuka.evaluators._checks import no_backend, no_external_libraries, persists_state
+from asuka.records import DeployResult
+from asuka.results.store import RunStore
+from asuka.results.summary import summarize
+from asuka.schema import Operability, RoundEvaluation
+from tests.benchkit import TASK, write_bench
+
+runner = CliRunner()
+SHIPPED = default_bench_dir() / EVALUATORS_DIR
+QUERY = ("Make me a counter page in plain HTML and JavaScript, no external libraries and no "
+         "backend; it should keep the count after a reload.")
+
+
+def _bench(root: Path) -> Path:
+    task = copy.deepcopy(TASK)
+    task["query"] = QUERY
+    write_bench(root, task)
+    shutil.copytree(SHIPPED, root / EVALUATORS_DIR)
+    return root
+
+
+def _app(root: Path, **files: str) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+GOOD = """<!doctype html>
+<html><body><h1>Counter</h1><p id="n">0</p><button id="b">Add</button>
+<script>
+const n = document.getElementById('n');
+n.textContent = localStorage.getItem('count') || '0';
+document.getElementById('b').onclick = () => {
+  n.textContent = +n.textContent + 1; localStorage.setItem('count', n.textContent); };
+</script></body></html>"""
+BAD = """<!doctype html>
+<html><head>
+<script src="https://cdn.example.com/react.production.min.js"></script>
+</head><body><h1>Counter</h1><p id="n">0</p><button>Add</button></body></html>"""
+
+
+def test_the_shipped_evaluators_validate_and_broken_ones_say_where(tmp_path: Path) -> None:
+    specs, problems = load_evaluators(default_bench_dir())
+    assert not problems
+    assert {"build-engineer", "code-engineer", "ui-tester"} <= set(specs)
+    assert sum(s.points for s in specs.values() if s.default) == 90  # LiveEvalBench's jury
+    bad = tmp_path / EVALUATORS_DIR
+    bad.mkdir()
+    (bad / "a.yaml").write_text(
+        "id: a\nname: A\nkind: code\nstage: evaluate\npersona: p\nallowed_tools: [read]\n"
+        "points: 5\ndepends_on: [b]\ncriteria:\n  - id: x\n    text: t\n    check: nope\n")
+    (bad / "b.yaml").write_text(
+        "id: b\nname: B\nkind: code\nstage: evaluate\npersona: p\nallowed_tools: [read]\n"
+        "points: 5\ndepends_on: [a]\ncriteria:\n  - id: x\n    text: t\n"
+        "    check: persists-state\n")
+    (bad / "c.yaml").write_text(
+        "id: c\nname: C\nkind: ui\nstage: evaluate\npersona: p\n"
+        "allowed_tools: [navigate, read]\npoints: 5\n")
+    (bad / "d.yaml").write_text("id: other\nname: D\nkind: build\nstage: build\npersona: p\n"
+                                "allowed_tools: [deploy-log]\npoints: 1\ncriteria:\n"
+                                "  - {id: x, text: t, check: deploy-ok}\n")
+    got = [str(p) for p in load_evaluators(tmp_path)[1]]
+    assert any(p.startswith("evaluators/a.yaml:12") and "unknown code check 'nope'" in p
+               for p in got), got
+    assert any("a cycle" in p for p in got), got
+    assert any(p.startswith("evaluators/c.yaml") and "read not tools of a ui evaluator" in p
+               and ":6" in p for p in got), got
+    assert any(p.startswith("evaluators/d.yaml") and "differs from the file name" in p
+               for p in got), got
+
+
+def test_the_code_engineer_cites_file_and_line(tmp_path: Path) -> None:
+    ws = _app(tmp_path / "bad", **{"index.html": BAD, "package.json":
+              '{\n  "name": "x",\n  "dependencies": {\n    "express": "^4.0.0"\n  }\n}',
+              "server.js": "const express = require('express');\nexpress().listen(3000);\n"})
+    c = CodeInput(ws, QUERY)
+    verdict, _, evidence = no_external_libraries(c)
+    assert verdict == "fail"
+    assert "package.json:4: \"express\": \"^4.0.0\"" in evidence
+    assert any(e.startswith("index.html:3: <script src=\"https://cdn.example.com") for e in evidence)
+    verdict, _, evidence = no_backend(c)
+    assert verdict == "fail" and "package.json: server package express" in evidence
+    assert any(e.startswith("server.js:1:") for e in evidence)
+    assert persists_state(c)[0] == "fail"
+    good = CodeInput(_app(tmp_path / "good", **{"index.html": GOOD}), QUERY)
+    assert no_external_libraries(good)[0] == no_backend(good)[0] == "pass"
+    verdict, _, evidence = persists_state(good)
+    assert verdict == "pass" and evidence[0].startswith("index.html:5: n.textContent")
+
+
+def test_the_build_gate_skips_code_and_ui(tmp_path: Path) -> None:
+    bench = _bench(tmp_path / "bench")
+    (bt,), _ = load_bench(bench, ["mini"])
+    specs, _ = load_evaluators(bench)
+    failed = DeployResult(ok=False, kind="npm-build", error="build failed (exit 1)\nboom")
+    ev = RoundEvaluation(protocol="dag", threshold=0.5, results={}, deploy_ok=False)
+    jury = run_jury(specs, bt, tmp_path, failed, ev)
+    build = jury["build-engineer"]
+    assert build.status == "judged" and build.score == 0.0
+    assert [(c.id, c.verdict) for c in build.criteria] == [
+        ("launches", "fail"), ("renders", "fail"), ("no-repairs", "fail")]
+    for other in ("code-engineer", "ui-tester"):
+        assert jury[other].status == "skipped" and jury[other].score == 0.0
+        assert jury[other].reason == "build-engineer did not pass"
+    assert jury_score(jury) == (0.0, 90.0)
+    # a deploy that worked, with the deployer's fallback in its log: a repair, cited
+    ok = DeployResult(ok=True, kind="npm-build", url="http://127.0.0.1:1/",
+                      log="$ npm ci\nnpm ci failed; retrying with npm install\n$ npm install\n")
+    ev = RoundEvaluation(protocol="dag", threshold=0.5, results={},
+                         operability=Operability(ok=True, visible_elements=3))
+    build = run_jury(specs, bt, _app(tmp_path / "ws", **{"index.html": GOOD}), ok,
+                     ev)["build-engineer"]
+    assert build.score == pytest.approx(15 * 12 / 15)
+    (repair,) = [c for c in build.criteria if c.id == "no-repairs"]
+    assert repair.verdict == "fail"
+    assert repair.evidence == ["npm ci failed; retrying with npm install"]
+
+
+@pytest.mark.parametrize("app_files, renders, code_points", [
+    ({"index.html": GOOD}, "pass", 30.0),
+    # a raw bundler entry served as static files: the page renders nothing
+    ({"index.html": '<!doctype html><div id="root"></div>'
+                    '<script type="module" src="/src/main.tsx"></script>',
+      "src/main.tsx": "import React from 'react';\nconst x: number = 1;\n"}, "fail", None),
+])
+def test_the_jury_in_a_real_evaluation(tmp_path: Path, app_files, renders, code_points) -> None:
+    bench = _bench(tmp_path / "bench")
+    app_dir = _app(tmp_path / "app", **app_files)
+    res = runner.invoke(app, ["eval", str(app_dir), "--task", "mini", "--bench", str(bench),
+                              "--out", str(tmp_path / "runs"), "--run-id", "j"])
+    assert res.exit_code == 0, res.output
+    store = RunStore(tmp_path / "runs" / "j")
+    (cell,) = store.cells()
+    jury = store.load_round(cell, 1).evaluation.jury
+    assert list(jury) == ["build-engineer", "code-engineer", "ui-tester"]
+    (rend,) = [c for c in jury["build-engineer"].criteria if c.id == "renders"]
+    assert rend.verdict == renders, rend
+    code = jury["code-engineer"]
+    assert code.status == "judged"
+    if code_points is not None:
+        assert code.score == code_points
+        # "works offline" is not in the query: not applicable, out of the denominator
+        (offline,) = [c for c in code.criteria if c.id == "no-remote-requests"]
+        assert offline.verdict == "na"
+    else:
+        assert [c.verdict for c in code.criteria if c.id == "persists-state"] == ["fail"]
+    (bt,), _ = load_bench(bench, ["mini"])
+    summary = summarize(store, {"mini": bt})
+    points, out_of = jury_score(jury)
+    assert out_of == 90.0
+    assert summary["groups"][0]["rounds"][0]["jury.same-artifact"]["mean"] == \
+        pytest.approx(points / out_of)
