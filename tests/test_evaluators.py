@@ -169,3 +169,12 @@ def test_the_jury_in_a_real_evaluation(tmp_path: Path, app_files, renders, code_
     assert out_of == 90.0
     assert summary["groups"][0]["rounds"][0]["jury.same-artifact"]["mean"] == \
         pytest.approx(points / out_of)
+    assert summary["groups"][0]["jury"]["build-engineer"]["mean"] == jury["build-engineer"].score
+    rep = runner.invoke(app, ["report", str(store.root), "--bench", str(bench), "-f", "md,html",
+                              "--out", str(tmp_path / "rep")])
+    assert rep.exit_code == 0, rep.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "Jury of evaluators" in md and "code-engineer" in md
+    page = next((tmp_path / "rep").rglob(f"cells/{cell}/round-1.html")).read_text()
+    assert "Jury of evaluators" in page and "persists-state" in page
+

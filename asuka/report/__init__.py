@@ -25,6 +25,8 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
            t.per_round(agg)]
     if any(g.contract is not None for g in agg.groups):
         out.insert(1, t.contracts_table(agg))
+    if any(g.jury for g in agg.groups):
+        out.insert(2, t.jury_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
     src = (run.meta.get("reeval") or {}).get("source")

@@ -108,6 +108,8 @@ class GroupAggregate:
     by_type: dict[str, Estimate]      # cumulative weighted task pass rate, last round
     full: dict[str, Estimate] = field(default_factory=dict)  # protocol full only
     contract: ContractAggregate | None = None  # the tasks declaring a contract, last round
+    # the jury on the last round's artifact: each evaluator's points (mean over projects)
+    jury: dict[str, Estimate] = field(default_factory=dict)
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -185,6 +187,17 @@ def jury_value(c: CellData, k: int) -> float | None:
     return got[0] / got[1] if got and got[1] else None
 
 
+def _jury(g: Group, ci: str) -> dict[str, Estimate]:
+    """Each evaluator's score on the last round's artifact (judged or gated: an evaluator in
+    error, or with nothing applicable, is no value)."""
+    def points(c: CellData, evaluator: str) -> float | None:
+        got = c.records[-1].evaluation.jury.get(evaluator) if c.records else None
+        return got.score if got is not None and got.status != "error" else None
+
+    ids = sorted({i for c in g.cells if c.records for i in c.records[-1].evaluation.jury})
+    return {i: g.estimate(lambda c, i=i: points(c, i), ci) for i in ids}
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -239,7 +252,8 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
     for g in groups:
         full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
         out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
-                                  _by_type(g, ci), full, contract_aggregate(g, tau, ci)))
+                                  _by_type(g, ci), full, contract_aggregate(g, tau, ci),
+                                  _jury(g, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -275,7 +289,8 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
                         "errors": r.errors, "cost": r.cost} for r in g.rounds],
             "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
             **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {}),
-            **({"contract": g.contract.json()} if g.contract else {})}
+            **({"contract": g.contract.json()} if g.contract else {}),
+            **({"jury": {k: estimate_json(e) for k, e in g.jury.items()}} if g.jury else {})}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:

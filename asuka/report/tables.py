@@ -180,6 +180,24 @@ def estimate_or_nan(v: Any) -> Estimate:
     return v if isinstance(v, Estimate) else Estimate(math.nan, math.nan, math.nan, 0)
 
 
+def jury_table(agg: Aggregate) -> Table:
+    """LiveEvalBench's jury: each evaluator's points and the jury score on the last round."""
+    evaluators = sorted({e for g in agg.groups for e in g.jury})
+    t = Table("jury", "Jury of evaluators (last round's artifact): points per evaluator and the "
+              "jury score", [*_head(agg), "n", *evaluators, "jury"], percent={"jury"})
+    for g in agg.groups:
+        if not g.jury:
+            continue
+        t.rows.append([*g.labels(agg.varying), g.n,
+                       *[g.jury.get(e, estimate_or_nan(None)) for e in evaluators],
+                       estimate_or_nan(g.rounds[-1].metrics.get("jury.same-artifact"))])
+    t.note = ("Points out of each evaluator's cap (evaluators/*.yaml; shipped: build engineer "
+              "15, code engineer 30, UI tester 45). An evaluator gated by a build that did not "
+              "pass scores 0; one in error, or with no criterion the query asks for, is left "
+              "out. Jury: the points over the scored evaluators' caps.")
+    return t
+
+
 def contracts_table(agg: Aggregate) -> Table:
     """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
     artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""
