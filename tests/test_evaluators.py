@@ -5,6 +5,7 @@ the summary; real deploys and real Chromium."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import shutil
 from pathlib import Path
@@ -110,10 +111,10 @@ def test_the_code_engineer_cites_file_and_line(tmp_path: Path) -> None:
 def test_the_build_gate_skips_code_and_ui(tmp_path: Path) -> None:
     bench = _bench(tmp_path / "bench")
     (bt,), _ = load_bench(bench, ["mini"])
-    specs, _ = load_evaluators(bench)
+    specs = {i: s for i, s in load_evaluators(bench)[0].items() if s.default}
     failed = DeployResult(ok=False, kind="npm-build", error="build failed (exit 1)\nboom")
     ev = RoundEvaluation(protocol="dag", threshold=0.5, results={}, deploy_ok=False)
-    jury = run_jury(specs, bt, tmp_path, failed, ev)
+    jury = asyncio.run(run_jury(specs, bt, tmp_path, failed, ev))
     build = jury["build-engineer"]
     assert build.status == "judged" and build.score == 0.0
     assert [(c.id, c.verdict) for c in build.criteria] == [
@@ -127,8 +128,8 @@ def test_the_build_gate_skips_code_and_ui(tmp_path: Path) -> None:
                       log="$ npm ci\nnpm ci failed; retrying with npm install\n$ npm install\n")
     ev = RoundEvaluation(protocol="dag", threshold=0.5, results={},
                          operability=Operability(ok=True, visible_elements=3))
-    build = run_jury(specs, bt, _app(tmp_path / "ws", **{"index.html": GOOD}), ok,
-                     ev)["build-engineer"]
+    build = asyncio.run(run_jury(specs, bt, _app(tmp_path / "ws", **{"index.html": GOOD}), ok,
+                                 ev))["build-engineer"]
     assert build.score == pytest.approx(15 * 12 / 15)
     (repair,) = [c for c in build.criteria if c.id == "no-repairs"]
     assert repair.verdict == "fail"
@@ -178,3 +179,59 @@ def test_the_jury_in_a_real_evaluation(tmp_path: Path, app_files, renders, code_
     page = next((tmp_path / "rep").rglob(f"cells/{cell}/round-1.html")).read_text()
     assert "Jury of evaluators" in page and "persists-state" in page
 
+
+
+# with the viewport meta tag: on a phone a page without one is laid out 980 px wide (is_mobile)
+PERSONA_PAGE = """<!doctype html><html><head>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Counter</h1>
+<div onclick="out.textContent = 'opened'">Open details</div><p id="out">-</p>
+</body></html>"""
+
+
+def _persona_bench(root: Path) -> Path:
+    task = copy.deepcopy(TASK)
+    task["query"] = QUERY
+    task["eval_tasks"] = [{"id": "t0", "summary": "s", "type": "functionality", "weight": 2,
+                           "criteria": [
+        {"id": "t0.c0", "text": "Details open.",
+         "check": [{"goto": "/"}, {"click": {"text": "Open details"}},
+                   {"expect_text": {"css": "#out", "value": "opened"}}]},
+        {"id": "t0.c1", "text": "It fits a phone.",
+         "check": [{"goto": "/"}, {"eval": "window.innerWidth < 500"}]},
+        {"id": "t0.c2", "text": "Hovering shows nothing odd.",
+         "check": [{"goto": "/"}, {"hover": {"role": "heading"}}]}]}]
+    write_bench(root, task, dag={"edges": []})
+    shutil.copytree(SHIPPED, root / EVALUATORS_DIR)
+    return root
+
+
+@pytest.mark.parametrize("persona, verdicts", [
+    ("keyboard-only", ["fail", "fail", "na"]),    # a div Tab never reaches; a desktop window
+    ("mobile-touch", ["pass", "pass", "na"]),     # taps reach it; a phone's viewport
+])
+def test_persona_evaluators_are_one_file_each(tmp_path: Path, persona, verdicts) -> None:
+    bench = _persona_bench(tmp_path / "bench")
+    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": PERSONA_PAGE})),
+                              "--task", "mini", "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--run-id", "p", "--ui-opt",
+                              f"evaluators=[{persona}]"])
+    assert res.exit_code == 0, res.output
+    store = RunStore(tmp_path / "runs" / "p")
+    (cell,) = store.cells()
+    jury = store.load_round(cell, 1).evaluation.jury
+    assert set(jury) == {"build-engineer", "code-engineer", "ui-tester", persona}
+    got = jury[persona]
+    assert got.status == "judged", got.reason
+    assert [c.verdict for c in got.criteria] == verdicts
+    assert len(got.denials) == 1 and "denied: hover" in got.denials[0]
+    # the hover criterion is out of the denominator: each other carries 2/3 of the weight
+    assert got.score == pytest.approx(45 * verdicts[:2].count("pass") / 2)
+
+
+def test_an_unknown_evaluator_is_a_setup_error(tmp_path: Path) -> None:
+    bench = _bench(tmp_path / "bench")
+    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": GOOD})),
+                              "--task", "mini", "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--ui-opt", "evaluators=[colour-blind]"])
+    assert res.exit_code == 1
+    assert "unknown evaluator(s) colour-blind" in " ".join(res.output.split())

@@ -4,6 +4,7 @@ artifact, each scored out of its points, and the jury score (LiveEvalBench's 90 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -49,6 +50,40 @@ def _ui_rate(bt: BenchTask, evaluation: RoundEvaluation) -> float:
     return weighted_criteria_pass_rate(Shape.of(bt.task), passed_criteria(evaluation.results))
 
 
+async def _persona(spec: EvaluatorSpec, bt: BenchTask, url: str | None,
+                   evidence_dir: Path | None) -> tuple[list[JudgedCriterion], list[str]]:
+    """A UI evaluator with a session of its own (a persona: its viewport, its input devices)
+    on every criterion of the task, independently (no DAG): each criterion carries its task's
+    weight shared among the task's criteria; a criterion its user cannot act on
+    (``unverifiable``: denied, or no check) is not applicable. Returns the criteria and the
+    denials."""
+    from asuka import uiagents
+
+    if url is None:
+        raise RuntimeError("no served app to test")
+    agent = uiagents.get(spec.backend, **spec.options)
+    session = await agent.open(url, evidence_dir=evidence_dir / spec.id if evidence_dir else None,
+                               data_dir=Path(bt.root) / "data")
+    out: list[JudgedCriterion] = []
+    denials: list[str] = []
+    try:
+        for et in bt.task.eval_tasks:
+            res = await session.evaluate(et)
+            if res.status == "error":
+                raise RuntimeError(f"{et.id}: {res.error}")
+            for v in res.verdicts:
+                if v.reason and "denied: " in v.reason:
+                    denials.append(f"{v.criterion_id}: {v.reason}")
+                verdict = "pass" if v.status == "pass" else "na" \
+                    if v.status == "unverifiable" else "fail"
+                out.append(JudgedCriterion(id=v.criterion_id, verdict=verdict,
+                                           points=et.weight / len(et.criteria),
+                                           reason=v.reason))
+    finally:
+        await session.close()
+    return out, denials
+
+
 def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: DeployResult,
            evaluation: RoundEvaluation) -> list[JudgedCriterion]:
     if spec.kind == "ui":
@@ -76,10 +111,12 @@ def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: D
     return out
 
 
-def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path | None,
-             deploy: DeployResult, evaluation: RoundEvaluation) -> dict[str, EvaluatorResult]:
-    """Every evaluator on one round's artifact. An evaluator whose upstream did not succeed is
-    ``skipped`` (scored 0: the build gate); one that raised is ``error`` (never scored)."""
+async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path | None,
+                   deploy: DeployResult, evaluation: RoundEvaluation, url: str | None = None,
+                   evidence_dir: Path | None = None) -> dict[str, EvaluatorResult]:
+    """Every evaluator on one round's artifact (``url``: where it is served, for UI evaluators
+    with a session of their own). An evaluator whose upstream did not succeed is ``skipped``
+    (scored 0: the build gate); one that raised is ``error`` (never scored)."""
     results: dict[str, EvaluatorResult] = {}
     for spec in run_order(specs):
         t0 = time.perf_counter()
@@ -90,20 +127,26 @@ def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path 
                 evaluator=spec.id, stage=spec.stage, status="skipped", score=0.0,
                 max_points=spec.points, reason=f"{', '.join(blocked)} did not pass")
             continue
+        denials: list[str] = []
         try:
-            criteria = _judge(spec, bt, workspace, deploy, evaluation)
+            if spec.kind == "ui" and spec.backend != "run":
+                criteria, denials = await _persona(spec, bt, url, evidence_dir)
+            else:  # reads records and files: off the event loop
+                criteria = await asyncio.to_thread(_judge, spec, bt, workspace, deploy,
+                                                   evaluation)
         except Exception as exc:  # noqa: BLE001 - the harness's failure, recorded
             results[spec.id] = EvaluatorResult(
                 evaluator=spec.id, stage=spec.stage, status="error", max_points=spec.points,
                 reason=f"{type(exc).__name__}: {exc}", duration_s=time.perf_counter() - t0)
             continue
-        if spec.kind == "ui":  # its score is the pass rate itself, not pass/fail
+        if spec.kind == "ui" and spec.backend == "run":  # the pass rate, not pass/fail
             score: float | None = spec.points * _ui_rate(bt, evaluation)
         else:
             score = score_of(spec, criteria)
         results[spec.id] = EvaluatorResult(
             evaluator=spec.id, stage=spec.stage, status="judged", score=score,
-            max_points=spec.points, criteria=criteria, duration_s=time.perf_counter() - t0)
+            max_points=spec.points, criteria=criteria, denials=denials,
+            duration_s=time.perf_counter() - t0)
     return results
 
 

@@ -6,7 +6,7 @@ tools), in which stage and after whom (``depends_on``: the build gate), within w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import networkx as nx
 from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo,
@@ -62,8 +62,11 @@ class EvaluatorSpec(BaseModel):
     default: bool = False                     # part of every evaluation's jury
     criteria: list[EvaluatorCriterion] = Field(default_factory=list)
     # ui: the UI agent judging as this evaluator ("run": the run's own, its verdicts on the
-    # task's criteria)
-    backend: Literal["run"] = "run"
+    # task's criteria; "scripted": a session of its own on the served app, with ``options``)
+    backend: Literal["run", "scripted"] = "run"
+    # the backend's options: a persona's viewport and input devices (``input: touch`` taps and
+    # never hovers or types keys; ``input: keyboard`` has no pointer), as in ScriptedUIAgent
+    options: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("allowed_tools")
     @classmethod
@@ -79,6 +82,8 @@ class EvaluatorSpec(BaseModel):
     def _consistent(self) -> EvaluatorSpec:
         if self.kind == "build" and self.stage != "build":
             raise ValueError("a build evaluator runs in the build stage")
+        if self.kind != "ui" and (self.backend != "run" or self.options):
+            raise ValueError(f"backend and options are for ui evaluators, not {self.kind}")
         if self.kind != "ui" and not self.criteria:
             raise ValueError(f"a {self.kind} evaluator needs criteria")
         ids = [c.id for c in self.criteria]
@@ -117,6 +122,13 @@ def load_evaluators(bench: Path) -> tuple[dict[str, EvaluatorSpec], list[Problem
                                         f"unknown {spec.kind} check {c.check!r}; known: "
                                         f"{', '.join(sorted(CHECKS[spec.kind]))}",
                                         _line_of(node, ("criteria", i, "check"))))
+        if spec.backend != "run":
+            from asuka import uiagents
+
+            try:
+                uiagents.get(spec.backend, **spec.options)
+            except (TypeError, ValueError) as exc:
+                problems.append(Problem(rel, "options", str(exc), _line_of(node, ("options",))))
         specs[spec.id] = spec
     order = {"build": 0, "evaluate": 1}
     for spec in specs.values():
@@ -134,14 +146,29 @@ def load_evaluators(bench: Path) -> tuple[dict[str, EvaluatorSpec], list[Problem
     return specs, problems
 
 
-def default_jury(bench_task_root: str | Path) -> dict[str, EvaluatorSpec]:
+OPTION = "evaluators"  # the UI-agent option naming evaluators beyond the default jury
+
+
+def default_jury(bench_task_root: str | Path, extra: Any = None) -> dict[str, EvaluatorSpec]:
     """The evaluators marked ``default`` of the benchmark a task belongs to (its
-    ``tasks/<id>`` folder's benchmark); a benchmark whose evaluator files do not validate is a
-    setup error."""
+    ``tasks/<id>`` folder's benchmark), plus those ``extra`` names (an id or a list: the
+    ``evaluators`` UI-agent option, e.g. ``--ui-opt evaluators=[mobile-touch]``) and what they
+    depend on. Evaluator files that do not validate, or an unknown name, are a setup error."""
     from asuka.errors import SetupError
 
     bench = Path(bench_task_root).resolve().parents[1]
     specs, problems = load_evaluators(bench)
     if problems:
         raise SetupError("evaluator files do not validate: " + "; ".join(map(str, problems)))
-    return {i: s for i, s in specs.items() if s.default}
+    wanted = [i for i, s in specs.items() if s.default]
+    names = [extra] if isinstance(extra, str) else list(extra or [])
+    unknown = [n for n in names if n not in specs]
+    if unknown:
+        raise SetupError(f"unknown evaluator(s) {', '.join(map(str, unknown))}; known: "
+                         f"{', '.join(sorted(specs))}")
+    while names:
+        name = names.pop()
+        if name not in wanted:
+            wanted.append(name)
+            names += specs[name].depends_on
+    return {i: specs[i] for i in sorted(wanted)}

@@ -34,7 +34,7 @@ from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
-from asuka.evaluators import default_jury
+from asuka.evaluators import EVALUATORS_OPTION, default_jury
 from asuka.pairwise import make_judge, split_options
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
@@ -99,7 +99,7 @@ def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
              "asuka": asuka_version()}
     if bt.task.pairwise:  # not in the proof fingerprint: they decide no scripted verdict
         parts["pairwise"] = [p.model_dump(mode="json") for p in bt.task.pairwise]
-    jury = default_jury(bt.root)
+    jury = default_jury(bt.root, spec.ui_options.get(EVALUATORS_OPTION))
     if jury:
         parts["jury"] = {i: s.model_dump(mode="json") for i, s in sorted(jury.items())}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
@@ -118,7 +118,7 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
                             pairwise=make_judge(*split_options(spec.ui_options)),
-                            jury=default_jury(bt.root))
+                            jury=default_jury(bt.root, spec.ui_options.get(EVALUATORS_OPTION)))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)
@@ -182,6 +182,7 @@ def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
     try:
         agent = codeagents.get(spec.agent, **spec.agent_options)
         judge_option, ui_options = split_options(spec.ui_options)
+        ui_options.pop(EVALUATORS_OPTION, None)
         ui_agent = uiagents.get(spec.ui, **ui_options)
         user = users.get(spec.user, **spec.user_options)
         preflight(agent, ui_agent, user, make_judge(judge_option, ui_options))

@@ -136,14 +136,15 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         result = deployment.result
         if not result.ok or not result.url:
             ev = deploy_failure(bench_task, settings, result)
-            ev.jury = run_jury(settings.jury, bench_task, Path(workspace), result, ev)
+            ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev)
             return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
                                           evidence_dir, artifact=artifact)
-        # the build and code engineers read records and files: cheap, and on the same artifact
-        ev.jury = await asyncio.to_thread(run_jury, settings.jury, bench_task, Path(workspace),
-                                          result, ev)
+        # on the same artifact, still served: the build and code engineers read records and
+        # files, a persona UI evaluator opens a session of its own
+        ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
+                                 result.url, evidence_dir)
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
     finally:

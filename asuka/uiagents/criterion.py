@@ -48,6 +48,7 @@ from asuka.uiagents.grounding import (
     numeric,
 )
 from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
+from asuka.uiagents.input_modes import StepDenied
 from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
 from asuka.usage import Usage
 
@@ -216,6 +217,8 @@ class CriterionRunner:
             what = (f"task timed out after {a.task_timeout_s:g}s" if by_task
                     else f"timed out after {limit:g}s")
             return _Attempt("fail", f"{what} at {where()}", at[0])
+        except StepDenied as exc:  # this user lacks the action: not the app's failure
+            return _Attempt("unverifiable", f"{where()}: {exc.detail}", at[0])
         except StepFailed as exc:
             if exc.connection and not ctx.navigated:
                 raise InfraError(f"app not reachable at {self.base_url}: {exc.detail}") from None

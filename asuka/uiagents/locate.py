@@ -69,6 +69,7 @@ class StepContext:
     # every timeout (the pages then need no init script)
     requests: RequestCounter | None = None
     fast_absence: bool = False
+    input: str = "any"  # the user's input devices (asuka.uiagents.input_modes)
 
     async def settled(self, horizon_s: float) -> bool:
         return self.fast_absence and await is_settled(self.page, self.requests, horizon_s)

@@ -100,6 +100,7 @@ from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
 from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.input_modes import INPUTS
 from asuka.uiagents.evidence import PageEvidence
 from asuka.uiagents.evidence import quietly
 from asuka.uiagents.operability import probe as probe_operability
@@ -132,7 +133,7 @@ class ScriptedUIAgent:
                  stop_at_first_failure: bool = False, grounding: str | dict | None = None,
                  grounding_model: str | ModelSpec | dict | None = None,
                  grounding_cache: str | Path | None = None, fast_absence: bool = True,
-                 screenshots: str = "failed") -> None:
+                 screenshots: str = "failed", input: str = "any") -> None:
         self.stop_at_first_failure = bool(stop_at_first_failure)
         # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
         self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
@@ -151,6 +152,9 @@ class ScriptedUIAgent:
             raise ValueError(f"screenshots must be one of {', '.join(SCREENSHOTS)}, "
                              f"got {screenshots!r}")
         self.screenshots = screenshots
+        if input not in INPUTS:
+            raise ValueError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
+        self.input = input  # a touch-only or keyboard-only user (asuka.uiagents.input_modes)
 
     def preflight(self) -> None:
         self.grounding.preflight()  # a grounding model's missing key, before round 1
@@ -240,9 +244,10 @@ class ScriptedSession:
                 await quietly(contexts.pop().close())
             browser = await self._ensure_browser()
             w, h = self.agent.viewport
+            touch = self.agent.input == "touch"
             context = await asyncio.wait_for(browser.new_context(
-                viewport={"width": w, "height": h}, ignore_https_errors=True),
-                PAGE_OPEN_TIMEOUT_S)
+                viewport={"width": w, "height": h}, ignore_https_errors=True,
+                has_touch=touch, is_mobile=touch), PAGE_OPEN_TIMEOUT_S)
             contexts.append(context)
             context.set_default_timeout(self.agent.action_timeout_s * 1000)
             context.set_default_navigation_timeout(self.agent.nav_timeout_s * 1000)
@@ -342,7 +347,8 @@ class ScriptedSession:
                                   assert_timeout_s=a.assert_timeout_s,
                                   action_timeout_s=a.action_timeout_s,
                                   nav_timeout_s=a.nav_timeout_s, requests=requests,
-                                  fast_absence=requests is not None)
+                                  fast_absence=requests is not None,
+                                  input=a.input)
             ctx.page, ctx.last_status = page, None
             verdicts.append(await self._runner.run(ctx, crit, fresh_page, clock))
 

@@ -17,7 +17,7 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import TimeoutError as PWTimeout
 
 from asuka.schema import CheckStep, to_pattern
-from asuka.uiagents import assertions
+from asuka.uiagents import assertions, input_modes
 from asuka.uiagents.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
@@ -257,21 +257,44 @@ def _simple(method: str) -> Any:
     return run
 
 
+def _pointer(op: str) -> Any:
+    """click / check / uncheck as the context's user makes them (``input_modes``)."""
+    async def run(ctx: StepContext, step: CheckStep) -> None:
+        async def action(t: PWLocator, ms: float) -> None:
+            if op == "click":
+                await input_modes.activate(ctx.input, ctx.page, t, ms)
+            else:
+                await input_modes.set_checked(ctx.input, ctx.page, t, op == "check", ms)
+        await _act(ctx, step, action)
+    return run
+
+
+def _reached(handler: Any) -> Any:
+    """For a keyboard-only user, a field is first reached with Tab, then used."""
+    async def run(ctx: StepContext, step: CheckStep) -> None:
+        if ctx.input == "keyboard" and step.locator is not None:
+            async def focus(t: PWLocator, ms: float) -> None:
+                await input_modes.focus_by_keyboard(ctx.page, t)
+            await _act(ctx, step, focus)
+        await handler(ctx, step)
+    return run
+
+
 HANDLERS: dict[str, Any] = {
     "goto": lambda ctx, step: goto(ctx, step.arg),
     "reload": _reload,
     "wait": _wait,
     "eval": _eval,
-    "click": _simple("click"),
+    "click": _pointer("click"),
     "dblclick": _simple("dblclick"),
     "hover": _simple("hover"),
-    "check": _simple("check"),
-    "uncheck": _simple("uncheck"),
-    "fill": lambda ctx, step: _act(
-        ctx, step, lambda t, ms: t.fill(as_text(step.params["value"]), timeout=ms)),
-    "select": _select,
+    "check": _pointer("check"),
+    "uncheck": _pointer("uncheck"),
+    "fill": _reached(lambda ctx, step: _act(
+        ctx, step, lambda t, ms: t.fill(as_text(step.params["value"]), timeout=ms))),
+    "select": _reached(_select),
     "press": _press,
-    "upload": _upload,
+    "upload": _reached(_upload),
     "expect_visible": assertions.expect_visible,
     "expect_hidden": assertions.expect_hidden,
     "expect_text": assertions.expect_text,
@@ -299,6 +322,7 @@ async def run_step(ctx: StepContext, step: CheckStep) -> None:
     handler = HANDLERS.get(step.op)
     if handler is None:
         raise StepFailed(f"unknown step {step.op!r}")
+    input_modes.check_allowed(ctx.input, step.op)
     budget = step_budget(ctx, step)
     try:
         await asyncio.wait_for(handler(ctx, step), budget)
