@@ -55,6 +55,9 @@ def register(app: typer.Typer) -> None:
         ui: Annotated[str, typer.Option(help="UI agent: scripted, browser-use, hybrid.")]
         = "scripted",
         ui_model: Annotated[str | None, typer.Option(help="Model of an LLM UI agent.")] = None,
+        eval_passes: Annotated[int, typer.Option(
+            "--eval-passes", min=1, help="Evaluate each artifact N times; each criterion takes "
+            "the majority verdict (LiveEvalBench: 3).")] = 1,
         ui_opt: Annotated[list[str] | None, typer.Option(
             "--ui-opt", help="UI-agent option KEY=VALUE (repeatable).")] = None,
         protocol: Annotated[str, typer.Option(
@@ -96,6 +99,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
         (bt,) = tasks
         ui_options = parse_opts(ui_opt or [], "--ui-opt")
+        if eval_passes > 1:
+            ui_options["eval_passes"] = eval_passes
         if ui in ("browser-use", "hybrid"):
             if not ui_model:
                 raise typer.BadParameter(f"--ui {ui} needs --ui-model", param_hint="--ui-model")

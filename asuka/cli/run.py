@@ -35,6 +35,9 @@ def run(
                          "assert_timeout_s=3.")] = None,
     ui_model: Annotated[str | None, typer.Option(
         help="Model of an LLM UI agent (default: --model).")] = None,
+    eval_passes: Annotated[int, typer.Option(
+        "--eval-passes", min=1, help="Evaluate each artifact N times; each criterion takes "
+        "the majority verdict (LiveEvalBench: 3).")] = 1,
     user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
     user_model: Annotated[str | None, typer.Option(
         help="Model of the llm user (default: --model).")] = None,
@@ -84,6 +87,8 @@ def run(
     else:
         agents = [{"backend": agent, "model": model, "tool": tool, "options": extra}]
     ui_options: dict = parse_opts(ui_opt or [], "--ui-opt")
+    if eval_passes > 1:
+        ui_options["eval_passes"] = eval_passes
     if ui in ("browser-use", "hybrid"):
         if not (ui_model or model):
             raise typer.BadParameter(f"--ui {ui} needs --ui-model (or --model)",

@@ -35,7 +35,7 @@ from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
 from asuka.evaluators import EVALUATORS_OPTION, default_jury
-from asuka.pairwise import make_judge, split_options
+from asuka.pairwise import OPTION as PAIRWISE_OPTION, make_judge
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
 from asuka.benchmark.proof import fingerprint
@@ -88,6 +88,19 @@ ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)
 SEALED_AGENTS = ("cli", "llm")
 
 
+PASSES_OPTION = "eval_passes"  # evaluation passes per artifact, verdicts by majority
+# UI-agent options that configure the evaluation around the UI agent, not the agent itself
+EVALUATION_OPTIONS = (PAIRWISE_OPTION, EVALUATORS_OPTION, PASSES_OPTION)
+
+
+def split_ui_options(ui_options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(the evaluation's options, the UI agent's own)``: the pairwise judge, extra
+    evaluators of the jury and the evaluation passes travel with the UI agent's options (so
+    they are part of a cell's settings, its id and its reuse key) but are not the agent's."""
+    own = {k: v for k, v in ui_options.items() if k in EVALUATION_OPTIONS}
+    return own, {k: v for k, v in ui_options.items() if k not in EVALUATION_OPTIONS}
+
+
 def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
     """What an evaluation's verdicts depend on: the artifact (``artifact_hash``), the task
     (its proof fingerprint: definition, reference, data, PRD, DAG), the evaluator's settings
@@ -99,7 +112,7 @@ def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
              "asuka": asuka_version()}
     if bt.task.pairwise:  # not in the proof fingerprint: they decide no scripted verdict
         parts["pairwise"] = [p.model_dump(mode="json") for p in bt.task.pairwise]
-    jury = default_jury(bt.root, spec.ui_options.get(EVALUATORS_OPTION))
+    jury = default_jury(bt.root, split_ui_options(spec.ui_options)[0].get(EVALUATORS_OPTION))
     if jury:
         parts["jury"] = {i: s.model_dump(mode="json") for i, s in sorted(jury.items())}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
@@ -116,9 +129,11 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     if reused is not None:
         evaluation, deploy = reused
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
+    own, rest = split_ui_options(spec.ui_options)
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
-                            pairwise=make_judge(*split_options(spec.ui_options)),
-                            jury=default_jury(bt.root, spec.ui_options.get(EVALUATORS_OPTION)))
+                            pairwise=make_judge(own.get(PAIRWISE_OPTION), rest),
+                            jury=default_jury(bt.root, own.get(EVALUATORS_OPTION)),
+                            passes=int(own.get(PASSES_OPTION, 1)))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)
@@ -181,11 +196,12 @@ def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
     """Build and preflight the three roles: configuration errors surface before round 1."""
     try:
         agent = codeagents.get(spec.agent, **spec.agent_options)
-        judge_option, ui_options = split_options(spec.ui_options)
-        ui_options.pop(EVALUATORS_OPTION, None)
+        own, ui_options = split_ui_options(spec.ui_options)
         ui_agent = uiagents.get(spec.ui, **ui_options)
         user = users.get(spec.user, **spec.user_options)
-        preflight(agent, ui_agent, user, make_judge(judge_option, ui_options))
+        if int(own.get(PASSES_OPTION, 1)) < 1:
+            raise ValueError(f"{PASSES_OPTION} must be at least 1")
+        preflight(agent, ui_agent, user, make_judge(own.get(PAIRWISE_OPTION), ui_options))
     except (SetupError, ValueError, TypeError, KeyError, ImportError) as exc:
         raise CellFailed("setup", _describe(exc)) from exc
     return agent, ui_agent, user

@@ -28,9 +28,7 @@ from asuka import uiagents
 from asuka.protocol.dag import PROTOCOLS, feedback_view
 from asuka.deploy import Deployer
 from asuka.loop.executor import run_pool
-from asuka.loop.cell import CellSpec, evaluate_round
-from asuka.evaluators import EVALUATORS_OPTION
-from asuka.pairwise import split_options
+from asuka.loop.cell import CellSpec, evaluate_round, split_ui_options
 from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.provenance import cell_provenance, changed_parts, enforce
 from asuka.report.data import bench_of, tasks_of_run
@@ -92,9 +90,7 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
         return dest.cell_result(new_id)
     source_rounds = src.load_rounds(cell_id)
     done = dest.completed_rounds(new_id)
-    ui_options = split_options(new.ui_options)[1]
-    ui_options.pop(EVALUATORS_OPTION, None)
-    ui_agent = uiagents.get(new.ui, **ui_options)
+    ui_agent = uiagents.get(new.ui, **split_ui_options(new.ui_options)[1])
     shape, last = Shape.of(bt.task), None
     scratch = dest.cell_dir(new_id) / "live-workspace"
     for old_rec in source_rounds:

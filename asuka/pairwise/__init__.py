@@ -19,8 +19,7 @@ from asuka.pairwise._stage import (
     judge_one,
     judge_presentation,
     make_judge,
-    split_options,
 )
 
 __all__ = ["NO_JUDGE", "OPTION", "SUBDIR", "JudgeReply", "PairwiseJudge", "combine",
-           "judge_one", "judge_presentation", "make_judge", "registry", "split_options"]
+           "judge_one", "judge_presentation", "make_judge", "registry"]

@@ -37,12 +37,6 @@ def combine(candidate_first: Answer, reference_first: Answer) -> Verdict:
     return "same"
 
 
-def split_options(ui_options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """``(the pairwise option, the UI agent's own options)``."""
-    rest = dict(ui_options)
-    return rest.pop(OPTION, None), rest
-
-
 def make_judge(value: Any, ui_options: dict[str, Any] | None = None) -> PairwiseJudge | None:
     """The judge the ``pairwise`` option names: ``none`` (or absent with no UI model) -> None;
     a model (``openai:gpt-4o``, a ModelSpec dict) -> the ``llm`` judge; ``{"backend": NAME,

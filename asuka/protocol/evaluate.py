@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from asuka.evaluators import run_jury
 from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
+from asuka.protocol.passes import majority
 from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
 from asuka.deploy import Deployer, DeployResult
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
@@ -35,6 +36,7 @@ class EvalSettings:
     pairwise: Any = None
     # the jury of evaluators run on the artifact (asuka.evaluators: id -> EvaluatorSpec)
     jury: Mapping[str, Any] = field(default_factory=dict)
+    passes: int = 1  # evaluations of each task per artifact, verdicts by majority
 
 
 @dataclass
@@ -106,7 +108,8 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
         probe = getattr(session, "operability", None)  # UI agents with a browser of their own
         operability = await probe() if probe is not None else None
         dag = CriterionDag.of(bench_task.task, bench_task.dag)
-        evaluator = audited(session.evaluate) if settings.audit else session.evaluate
+        evaluator = majority(session.evaluate, settings.passes)
+        evaluator = audited(evaluator) if settings.audit else evaluator
         evaluation = await run_protocol(
             bench_task.task, dag, evaluator, protocol=settings.protocol,
             threshold=settings.threshold, concurrency=settings.concurrency,

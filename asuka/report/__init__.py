@@ -27,6 +27,8 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
         out.insert(1, t.contracts_table(agg))
     if any(g.jury for g in agg.groups):
         out.insert(2, t.jury_table(agg))
+    if any(g.passes for g in agg.groups):
+        out.insert(3, t.passes_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
     src = (run.meta.get("reeval") or {}).get("source")

@@ -21,6 +21,7 @@ from asuka.schema import TASK_TYPES
 from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
 from asuka.evaluators import jury_score
+from asuka.protocol.passes import pass_statistics
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
@@ -110,6 +111,9 @@ class GroupAggregate:
     contract: ContractAggregate | None = None  # the tasks declaring a contract, last round
     # the jury on the last round's artifact: each evaluator's points (mean over projects)
     jury: dict[str, Estimate] = field(default_factory=dict)
+    # repeated evaluation passes on the last round: flip rate, SD and CV of the per-pass
+    # weighted criteria pass rate, single pass vs majority (means over projects)
+    passes: dict[str, Estimate] = field(default_factory=dict)
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -198,6 +202,18 @@ def _jury(g: Group, ci: str) -> dict[str, Estimate]:
     return {i: g.estimate(lambda c, i=i: points(c, i), ci) for i in ids}
 
 
+PASS_STATS = ("disagreeing", "flip_rate", "sd", "cv", "single", "majority")
+
+
+def _passes(g: Group, ci: str) -> dict[str, Estimate]:
+    def stats(c: CellData) -> dict | None:
+        return pass_statistics(c.shape, c.records[-1].evaluation.results) if c.records else None
+
+    if not any(stats(c) for c in g.cells):
+        return {}
+    return {m: g.estimate(lambda c, m=m: (stats(c) or {}).get(m), ci) for m in PASS_STATS}
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -253,7 +269,7 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
         full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
         out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
                                   _by_type(g, ci), full, contract_aggregate(g, tau, ci),
-                                  _jury(g, ci)))
+                                  _jury(g, ci), _passes(g, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -290,7 +306,9 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
             "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
             **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {}),
             **({"contract": g.contract.json()} if g.contract else {}),
-            **({"jury": {k: estimate_json(e) for k, e in g.jury.items()}} if g.jury else {})}
+            **({"jury": {k: estimate_json(e) for k, e in g.jury.items()}} if g.jury else {}),
+            **({"passes": {k: estimate_json(e) for k, e in g.passes.items()}}
+               if g.passes else {})}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:

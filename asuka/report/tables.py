@@ -198,6 +198,26 @@ def jury_table(agg: Aggregate) -> Table:
     return t
 
 
+def passes_table(agg: Aggregate) -> Table:
+    """Repeated evaluation of the same artifacts (--eval-passes): how much the evaluator
+    disagrees with itself, and single pass against the majority."""
+    cols = ["criteria disagreeing", "flip rate", "SD", "CV", "single pass", "majority"]
+    t = Table("passes", "Evaluation passes (last round's artifact): the evaluator against "
+              "itself", [*_head(agg), "n", *cols],
+              percent={"criteria disagreeing", "flip rate", "single pass", "majority"})
+    for g in agg.groups:
+        if g.passes:
+            t.rows.append([*g.labels(agg.varying), g.n,
+                           *[g.passes[k] for k in ("disagreeing", "flip_rate", "sd", "cv",
+                                                   "single", "majority")]])
+    t.note = ("Each criterion of each artifact judged in every pass; the verdict is the "
+              "majority. Criteria disagreeing: share with mixed outcomes across passes; flip "
+              "rate: share of pass pairs that disagree; SD and CV: of the per-pass weighted "
+              "criteria pass rate; single pass: the first pass's rate; majority: the rate the "
+              "run was scored on.")
+    return t
+
+
 def contracts_table(agg: Aggregate) -> Table:
     """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
     artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""

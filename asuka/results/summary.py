@@ -21,6 +21,7 @@ from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_err
     round_tokens
 from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
     run_from_store, show
+from asuka.protocol.passes import pass_statistics
 from asuka.schema import BenchTask
 from asuka.results.scoring import VIEWS, round_metrics, status_counts
 from asuka.results.store import RunStore
@@ -47,6 +48,9 @@ def cell_summary(c: CellData) -> dict:
         row["tokens"] = round_tokens(rec)
         row["ui_tokens"] = round_tokens(rec, "ui-agent")
         row["reused_from"] = None if c.carried_over(k) else rec.evaluation.reused_from
+        passes = pass_statistics(c.shape, rec.evaluation.results)
+        if passes is not None:  # repeated evaluation passes (--eval-passes)
+            row["passes"] = passes
         rounds.append(row)
     s = c.spec
     return {"cell_id": c.cell_id, "agent": c.label, "task": c.task, "start": s["start"],

@@ -96,6 +96,9 @@ class EvalTaskResult(BaseModel):
     skipped_because: list[str] = Field(default_factory=list)
     error: str | None = None
     audit: TaskAudit | None = None
+    # repeated passes (asuka.protocol.passes): each pass's status per criterion; the verdicts
+    # above are the majority
+    passes: list[dict[str, str]] = Field(default_factory=list)
 
     @property
     def n_pass(self) -> int:
