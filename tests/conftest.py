@@ -15,6 +15,14 @@ class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
+    def send_html(self, body: bytes, status: int = 200) -> None:
+        """Answer with an HTML page (for handlers that add routes)."""
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
 
 class StaticServer:
     """Serves ``directory`` on 127.0.0.1 (ephemeral port) from a background thread.

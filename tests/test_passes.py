@@ -75,12 +75,7 @@ class Flipping(QuietHandler):
         if self.path.startswith("/flip"):
             Flipping.count += 1
             word = "ok" if Flipping.count % 2 else "bad"
-            body = f"<!doctype html><h1>Flip</h1><p id='v'>{word}</p>".encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.send_html(f"<!doctype html><h1>Flip</h1><p id='v'>{word}</p>".encode())
             return
         super().do_GET()
 

@@ -34,12 +34,8 @@ class Handler(QuietHandler):
             RELEASE.wait(60)
             return
         if self.path.startswith("/error"):
-            body = b"<!doctype html><title>Oops</title><h1>Internal Server Error</h1>"
-            self.send_response(500)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.send_html(b"<!doctype html><title>Oops</title><h1>Internal Server Error</h1>",
+                           500)
             return
         if self.path.startswith("/__stop"):
             self.send_response(200)
