@@ -462,3 +462,37 @@ def test_log_buffer_keeps_head_and_tail():
     text = log.text()
     assert text.startswith("head\nxxxxxx\n[... 1979 characters omitted ...]\n")
     assert text.endswith("x" * 15 + "tail\n")
+
+
+@needs_npm
+@pytest.mark.npm
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_peer_dependency_conflict_is_repaired_and_recorded(tmp_path, sandbox, monkeypatch):
+    """npm 7+ refuses a peer-dependency conflict (ERESOLVE) that older npm accepted: the
+    deployer retries with --legacy-peer-deps, a bounded repair the build engineer cites.
+    The packages come from a registry on 127.0.0.1 that npm uses unchanged."""
+    from asuka.evaluators import BuildInput
+    from asuka.evaluators._checks import no_repairs
+    from tests.npm_registry import NpmRegistry
+
+    registry = NpmRegistry({"peer-a": {"1.0.0": {"peerDependencies": {"peer-b": "^2.0.0"}}},
+                            "peer-b": {"1.0.0": {}, "2.0.0": {}}})
+    monkeypatch.setenv("npm_config_registry", registry.url)
+    try:
+        write_files(tmp_path, {
+            "package.json": json.dumps({
+                "name": "fixture", "version": "1.0.0", "private": True,
+                "dependencies": {"peer-a": "1.0.0", "peer-b": "1.0.0"},
+                "scripts": {"build": "node build.cjs"}}),
+            "build.cjs": "require('fs').mkdirSync('dist', {recursive: true});"
+                         "require('fs').writeFileSync('dist/index.html', '<h1>peers</h1>');"})
+        with Deployer(sandbox=sandbox, timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+            assert dep.result.ok, dep.result.error
+            assert b"peers" in fetch(dep.url)[2]
+            assert dep.result.meta["repair"] == "--legacy-peer-deps"
+            assert "ERESOLVE" in dep.result.log
+            verdict, _, evidence = no_repairs(BuildInput(dep.result, None))
+            assert verdict == "fail" and "retrying with --legacy-peer-deps" in evidence[0]
+    finally:
+        registry.stop()
+    assert "peer-a/-/peer-a-1.0.0.tgz" in registry.requests

@@ -214,7 +214,19 @@ class Deployer:
                 # agents often edit package.json and leave the lockfile stale, which only ci
                 # refuses; hosting platforms run `npm install` anyway
                 attempt.note("npm ci failed; retrying with npm install")
-        self._run_step(attempt, scratch, "install", install, self.timeouts.install, network=True)
+        try:
+            self._run_step(attempt, scratch, "install", install, self.timeouts.install,
+                           network=True)
+        except DeployFailed as failure:
+            if failure.timed_out or "ERESOLVE" not in attempt.log():
+                raise
+            # a peer-dependency conflict npm 7+ refuses and npm 6 (and most agents' own
+            # machines) accepted: a bounded repair, recorded as one
+            attempt.note("npm install failed on a peer-dependency conflict (ERESOLVE); "
+                         "retrying with --legacy-peer-deps")
+            attempt.meta["repair"] = "--legacy-peer-deps"
+            self._run_step(attempt, scratch, "install", [*install, "--legacy-peer-deps"],
+                           self.timeouts.install, network=True)
 
     def _run_step(self, attempt: _Attempt, scratch: Path, step: str, argv: list[str],
                   timeout: float, network: bool = False) -> None:
