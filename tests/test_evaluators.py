@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import shutil
 from pathlib import Path
 
@@ -235,3 +236,47 @@ def test_an_unknown_evaluator_is_a_setup_error(tmp_path: Path) -> None:
                               str(tmp_path / "runs"), "--ui-opt", "evaluators=[colour-blind]"])
     assert res.exit_code == 1
     assert "unknown evaluator(s) colour-blind" in " ".join(res.output.split())
+
+
+def test_a_source_inspection_credits_only_source_verifiable_criteria(tmp_path: Path) -> None:
+    """JoyFrontBench: when B = 0 only source-verifiable criteria keep credit, from a source
+    inspection. The build fails; t0.c0 (source-verifiable, its source_check found in the
+    source) keeps its credit in the contract metrics, nothing else does, and the paper's
+    metrics see no passed criterion at all."""
+    from asuka.results.contracts import score_round
+    from asuka.results.scoring import passed_criteria
+
+    task = copy.deepcopy(TASK)
+    task["eval_tasks"][0]["core"] = True
+    c0 = task["eval_tasks"][0]["criteria"][0]
+    c0.update(mandatory=True, source_verifiable=True,
+              source_check=[r"localStorage\.setItem\(", r"<h1>"])
+    bench = write_bench(tmp_path / "bench", task)
+    (bt,), problems = load_bench(bench, ["mini"])
+    assert not problems
+
+    def evaluate(name: str, page: str) -> RoundEvaluation:
+        app_dir = _app(tmp_path / name, **{"index.html": page, "package.json": json.dumps(
+            {"name": "x", "version": "1.0.0", "scripts": {"build": "node -e process.exit(3)"}})})
+        res = runner.invoke(app, ["eval", str(app_dir), "--task", "mini", "--bench", str(bench),
+                                  "--out", str(tmp_path / "runs"), "--run-id", name])
+        assert res.exit_code == 0, res.output
+        store = RunStore(tmp_path / "runs" / name)
+        return store.load_round(store.cells()[0], 1).evaluation
+
+    ev = evaluate("has", GOOD)
+    assert not ev.deploy_ok
+    got = ev.source["t0.c0"]
+    assert got.status == "pass" and got.backend == "source"
+    assert "index.html:7:" in got.reason and "index.html:2:" in got.reason
+    scores = score_round(bt.task, ev)
+    assert scores.task_scores["t0"] == 0.5 and scores.core_passed == {"t0": False}
+    assert scores.success == 0.0 and not passed_criteria(ev.results)
+    ev = evaluate("lacks", BAD)
+    assert ev.source["t0.c0"].status == "fail"
+    assert "nothing in the source matches" in ev.source["t0.c0"].reason
+    assert score_round(bt.task, ev).task_scores["t0"] == 0.0
+    # a source_check on a criterion that is not source-verifiable is refused
+    c0["source_verifiable"] = False
+    _, problems = load_bench(write_bench(tmp_path / "bad", task), ["mini"])
+    assert any("source_check is for a source_verifiable criterion" in str(p) for p in problems)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Mapping
 
-from asuka.evaluators import run_jury
+from asuka.evaluators import inspect_sources, run_jury
 from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
 from asuka.protocol.passes import majority
@@ -139,11 +139,14 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         result = deployment.result
         if not result.ok or not result.url:
             ev = deploy_failure(bench_task, settings, result)
+            ev.source = inspect_sources(bench_task, Path(workspace))
             ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev)
             return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
                                           evidence_dir, artifact=artifact)
+        if ev.operability is not None and ev.operability.ok is False:  # B = 0
+            ev.source = inspect_sources(bench_task, Path(workspace))
         # on the same artifact, still served: the build and code engineers read records and
         # files, a persona UI evaluator opens a session of its own
         ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,

@@ -251,8 +251,13 @@ def outcomes_of(evaluation: Any) -> dict[str, TaskOutcome]:
     """The criteria each evaluation task passed in a ``RoundEvaluation`` (the protocol's own
     results: a task the DAG skipped, or that errored, passed nothing), and the verdict of each
     pairwise presentation task."""
+    # a source inspection of an app that did not run credits source-verifiable criteria
+    # (``_credited`` keeps only those when B = 0)
+    inspected = {c for c, v in (getattr(evaluation, "source", None) or {}).items()
+                 if v.status == "pass"}
+    # (a task's contract reads only its own criteria, so each outcome may carry them all)
     out = {tid: TaskOutcome(passed=frozenset(v.criterion_id for v in res.verdicts
-                                             if v.status == "pass"))
+                                             if v.status == "pass") | inspected)
            for tid, res in evaluation.results.items()}
     for tid, judged in (getattr(evaluation, "pairwise", None) or {}).items():
         out[tid] = TaskOutcome(pairwise=judged.verdict, unjudged=judged.status != "judged")

@@ -48,7 +48,7 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
         for et in definition["eval_tasks"]:
             et.update(core=False, capability=None)
             for c in et["criteria"]:
-                c.update(mandatory=False, source_verifiable=False)
+                c.update(mandatory=False, source_verifiable=False, source_check=None)
     # shared contexts are what every task was proven under before the field existed: left out
     # at that value, so those proofs stay valid (whatever the field's default); any task that
     # changes it is proven again
@@ -61,6 +61,8 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
         for c in et["criteria"]:
             if c.get("source_verifiable") is False:
                 del c["source_verifiable"]
+            if c.get("source_check", 0) is None:
+                del c["source_check"]
     return json.dumps(definition, sort_keys=True).encode()
 
 

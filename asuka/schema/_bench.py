@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
@@ -27,7 +28,23 @@ class Criterion(Strict):
     # the app does not run (asuka.results.contracts)
     mandatory: bool = False
     source_verifiable: bool = False
+    # for a source-verifiable criterion: regular expressions that must each match the app's
+    # source (its files, never the task's data) for a source inspection to credit it when the
+    # app does not run (asuka.evaluators.inspect_sources)
+    source_check: list[str] | None = None
     check: list[CheckStep] | None = None
+
+    @model_validator(mode="after")
+    def _source_check(self) -> Criterion:
+        if self.source_check is not None:
+            if not self.source_verifiable:
+                raise ValueError("source_check is for a source_verifiable criterion")
+            for pattern in self.source_check:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ValueError(f"source_check {pattern!r}: {exc}") from None
+        return self
 
 
 class EvalTask(Strict):

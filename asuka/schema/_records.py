@@ -184,5 +184,8 @@ class RoundEvaluation(BaseModel):
     operability: Operability | None = None
     # the pairwise presentation tasks' judgements (the task's ``pairwise`` list)
     pairwise: dict[str, PairwiseResult] = Field(default_factory=dict)
+    # when the app did not run: the source inspection of the source-verifiable criteria
+    # (criterion id -> a verdict of backend "source"); credited only by the contract metrics
+    source: dict[str, Verdict] = Field(default_factory=dict)
     # the jury of evaluators (asuka.evaluators): build engineer, code engineer, UI tester
     jury: dict[str, EvaluatorResult] = Field(default_factory=dict)
