@@ -24,6 +24,7 @@ from asuka.results.store import RunStore
 from asuka.results.summary import summarize
 from asuka.schema import Operability, RoundEvaluation
 from tests.benchkit import TASK, write_bench
+from tests.llm_server import llm_server  # noqa: F401 - fixture
 
 runner = CliRunner()
 SHIPPED = default_bench_dir() / EVALUATORS_DIR
@@ -280,3 +281,46 @@ def test_a_source_inspection_credits_only_source_verifiable_criteria(tmp_path: P
     c0["source_verifiable"] = False
     _, problems = load_bench(write_bench(tmp_path / "bad", task), ["mini"])
     assert any("source_check is for a source_verifiable criterion" in str(p) for p in problems)
+
+
+def test_the_llm_code_reviewer_needs_cited_lines(tmp_path: Path, llm_server) -> None:
+    """The reviewer at the wire: it is sent the persona, the criterion and the numbered source;
+    a verdict citing an existing line counts, one citing nothing real is inadmissible."""
+    from tests.llm_server import json_reply
+
+    bench = _bench(tmp_path / "bench")
+    llm_server.script(
+        json_reply({"verdict": "pass", "reason": "small named functions",
+                    "evidence": ["index.html:7: n.textContent = +n.textContent + 1;"]}),
+        json_reply({"verdict": "fail", "reason": "no guard", "evidence": ["app.js:99: x"]}),
+        json_reply({"verdict": "pass", "reason": "plain JS", "evidence": []}))
+    model = f"openai:reviewer@{llm_server.openai_base_url}"
+    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": GOOD})),
+                              "--task", "mini", "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--run-id", "r", "--ui-opt",
+                              "evaluators=[code-reviewer]", "--ui-opt", f"jury_model={model}"])
+    assert res.exit_code == 0, res.output
+    store = RunStore(tmp_path / "runs" / "r")
+    (cell,) = store.cells()
+    rec = store.load_round(cell, 1)
+    review = rec.evaluation.jury["code-reviewer"]
+    assert review.status == "judged", review.reason
+    got = {c.id: (c.verdict, c.evidence) for c in review.criteria}
+    assert got["readability"] == ("pass", ["index.html:7: n.textContent = +n.textContent + 1;"])
+    assert got["robustness"][0] == "na" and got["instruction-following"][0] == "na"
+    assert review.score == 30.0  # one applicable criterion, passed
+    first = llm_server.requests[0].body["messages"][0]["content"]
+    assert "senior frontend developer" in first and "organised into clear units" in first
+    assert "\n7:   n.textContent = +n.textContent + 1;" in first and "=== index.html" in first
+    assert review.usage and review.usage[0].calls == 3
+    assert any(u.model == "reviewer" for u in rec.agent.usage)  # billed to the evaluation
+
+
+def test_a_citation_must_name_and_quote_a_real_line() -> None:
+    from asuka.evaluators._checks import SourceFile
+    from asuka.evaluators._review import admissible
+
+    files = [SourceFile("app.js", "const a = 1;\nfunction add(x) {\n  return x + a;\n}\n")]
+    assert admissible(["app.js:3: return x + a;", "app.js:2", "app.js:9: x", "b.js:1: a",
+                       "app.js:1: const b = 2;", "see app.js"], files) == [
+        "app.js:3: return x + a;", "app.js:2"]

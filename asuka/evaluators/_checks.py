@@ -188,5 +188,6 @@ CODE_CHECKS: dict[str, Callable[[CodeInput], Outcome]] = {
     "persists-state": persists_state, "no-remote-requests": no_remote_requests}
 
 # the UI tester's criteria are the task's own: its one check is the protocol's verdicts
-CHECKS: dict[str, set[str]] = {"build": set(BUILD_CHECKS), "code": set(CODE_CHECKS),
+LLM_CHECKS = {"llm-review"}  # asuka.evaluators._review: a model reads the source
+CHECKS: dict[str, set[str]] = {"build": set(BUILD_CHECKS), "code": set(CODE_CHECKS) | LLM_CHECKS,
                                "ui": {"task-criteria"}}

@@ -9,14 +9,17 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
-from asuka.evaluators._checks import BUILD_CHECKS, CODE_CHECKS, BuildInput, CodeInput
+from asuka.evaluators._checks import BUILD_CHECKS, CODE_CHECKS, LLM_CHECKS, BuildInput, CodeInput
+from asuka.evaluators._review import Reviewer
 from asuka.evaluators._spec import EvaluatorSpec
 from asuka.records import DeployResult
 from asuka.results.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
 from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
+from asuka.usage import Usage
 
 
 def run_order(specs: Mapping[str, EvaluatorSpec]) -> list[EvaluatorSpec]:
@@ -84,6 +87,28 @@ async def _persona(spec: EvaluatorSpec, bt: BenchTask, url: str | None,
     return out, denials
 
 
+async def _reviewed(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None,
+                    criteria: list[JudgedCriterion], model: Any) -> list[Usage]:
+    """Fill in the criteria an LLM reviews (``llm-review``); their usage."""
+    todo = [c for c in spec.criteria if c.check in LLM_CHECKS
+            and not any(j.id == c.id and j.verdict == "na" for j in criteria)]
+    if not todo:
+        return []
+    if workspace is None:
+        raise RuntimeError("no workspace to inspect")
+    if not (spec.model or model):
+        raise RuntimeError(f"{spec.id} needs a model (model: in its file, or the run's UI model)")
+    reviewer = Reviewer(spec.model or model)
+    code = CodeInput(workspace, bt.task.query, frozenset(bt.task.data))
+    for c in todo:
+        verdict, reason, evidence = await reviewer.review(spec.persona, c.text, code)
+        criteria.append(JudgedCriterion(id=c.id, verdict=verdict, points=c.points,  # type: ignore[arg-type]
+                                        reason=reason, evidence=evidence))
+    order = [c.id for c in spec.criteria]
+    criteria.sort(key=lambda j: order.index(j.id))
+    return reviewer.usage()
+
+
 def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: DeployResult,
            evaluation: RoundEvaluation) -> list[JudgedCriterion]:
     if spec.kind == "ui":
@@ -98,6 +123,8 @@ def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: D
             out.append(JudgedCriterion(id=c.id, verdict="na", points=c.points,
                                        reason="the query does not ask for it"))
             continue
+        if c.check in LLM_CHECKS:
+            continue  # asynchronous: _reviewed
         if spec.kind == "build":
             verdict, reason, evidence = BUILD_CHECKS[c.check](
                 BuildInput(deploy, evaluation.operability))
@@ -113,7 +140,8 @@ def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: D
 
 async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path | None,
                    deploy: DeployResult, evaluation: RoundEvaluation, url: str | None = None,
-                   evidence_dir: Path | None = None) -> dict[str, EvaluatorResult]:
+                   evidence_dir: Path | None = None, model: Any = None
+                   ) -> dict[str, EvaluatorResult]:
     """Every evaluator on one round's artifact (``url``: where it is served, for UI evaluators
     with a session of their own). An evaluator whose upstream did not succeed is ``skipped``
     (scored 0: the build gate); one that raised is ``error`` (never scored)."""
@@ -128,12 +156,14 @@ async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace:
                 max_points=spec.points, reason=f"{', '.join(blocked)} did not pass")
             continue
         denials: list[str] = []
+        usage: list[Usage] = []
         try:
             if spec.kind == "ui" and spec.backend != "run":
                 criteria, denials = await _persona(spec, bt, url, evidence_dir)
             else:  # reads records and files: off the event loop
                 criteria = await asyncio.to_thread(_judge, spec, bt, workspace, deploy,
                                                    evaluation)
+                usage = await _reviewed(spec, bt, workspace, criteria, model)
         except Exception as exc:  # noqa: BLE001 - the harness's failure, recorded
             results[spec.id] = EvaluatorResult(
                 evaluator=spec.id, stage=spec.stage, status="error", max_points=spec.points,
@@ -145,7 +175,7 @@ async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace:
             score = score_of(spec, criteria)
         results[spec.id] = EvaluatorResult(
             evaluator=spec.id, stage=spec.stage, status="judged", score=score,
-            max_points=spec.points, criteria=criteria, denials=denials,
+            max_points=spec.points, criteria=criteria, denials=denials, usage=usage,
             duration_s=time.perf_counter() - t0)
     return results
 

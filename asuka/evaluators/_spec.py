@@ -59,6 +59,8 @@ class EvaluatorSpec(BaseModel):
     allowed_tools: list[str] = Field(min_length=1)
     budget: Budget = Field(default_factory=Budget)
     points: float = Field(gt=0)               # the evaluator's cap in the jury score
+    # the model of checks that need one (llm-review); absent: the run's UI model
+    model: str | dict[str, Any] | None = None
     default: bool = False                     # part of every evaluation's jury
     criteria: list[EvaluatorCriterion] = Field(default_factory=list)
     # ui: the UI agent judging as this evaluator ("run": the run's own, its verdicts on the

@@ -89,8 +89,9 @@ SEALED_AGENTS = ("cli", "llm")
 
 
 PASSES_OPTION = "eval_passes"  # evaluation passes per artifact, verdicts by majority
+JURY_MODEL_OPTION = "jury_model"  # the model of jury checks that need one (llm-review)
 # UI-agent options that configure the evaluation around the UI agent, not the agent itself
-EVALUATION_OPTIONS = (PAIRWISE_OPTION, EVALUATORS_OPTION, PASSES_OPTION)
+EVALUATION_OPTIONS = (PAIRWISE_OPTION, EVALUATORS_OPTION, PASSES_OPTION, JURY_MODEL_OPTION)
 
 
 def split_ui_options(ui_options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -133,7 +134,8 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
                             pairwise=make_judge(own.get(PAIRWISE_OPTION), rest),
                             jury=default_jury(bt.root, own.get(EVALUATORS_OPTION)),
-                            passes=int(own.get(PASSES_OPTION, 1)))
+                            passes=int(own.get(PASSES_OPTION, 1)), 
+                            jury_model=own.get(JURY_MODEL_OPTION) or rest.get("model"))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)

@@ -37,6 +37,7 @@ class EvalSettings:
     # the jury of evaluators run on the artifact (asuka.evaluators: id -> EvaluatorSpec)
     jury: Mapping[str, Any] = field(default_factory=dict)
     passes: int = 1  # evaluations of each task per artifact, verdicts by majority
+    jury_model: Any = None  # the model of jury checks that need one (default: the UI model)
 
 
 @dataclass
@@ -150,7 +151,8 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         # on the same artifact, still served: the build and code engineers read records and
         # files, a persona UI evaluator opens a session of its own
         ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
-                                 result.url, evidence_dir)
+                                 result.url, evidence_dir, settings.jury_model)
+        usage += [u for j in ev.jury.values() for u in j.usage]
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
     finally:

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from asuka.usage import Usage
 from asuka.vocabulary import CriterionStatus, DecidedBy, Protocol, TaskStatus
 
 
@@ -160,6 +161,7 @@ class EvaluatorResult(BaseModel):
     criteria: list[JudgedCriterion] = Field(default_factory=list)
     reason: str = ""
     denials: list[str] = Field(default_factory=list)  # tool calls outside allowed_tools
+    usage: list[Usage] = Field(default_factory=list)   # its model calls, when it made any
     duration_s: float = 0.0
 
 
