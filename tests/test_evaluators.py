@@ -324,3 +324,30 @@ def test_a_citation_must_name_and_quote_a_real_line() -> None:
     assert admissible(["app.js:3: return x + a;", "app.js:2", "app.js:9: x", "b.js:1: a",
                        "app.js:1: const b = 2;", "see app.js"], files) == [
         "app.js:3: return x + a;", "app.js:2"]
+
+
+def test_a_tool_outside_allowed_tools_is_denied_at_runtime(tmp_path: Path) -> None:
+    """A persona file without the `type` tool: its fill step is denied while it runs and
+    recorded; the criterion is not applicable for it, the others are judged."""
+    bench = _persona_bench(tmp_path / "bench")
+    task = (bench / "tasks/mini/task.yaml").read_text().replace(
+        "  - id: t0.c2", "  - id: t0.c3\n    text: A name can be typed.\n    check:\n"
+        "    - goto: /\n    - fill: {label: Name, value: Ada}\n  - id: t0.c2")
+    (bench / "tasks/mini/task.yaml").write_text(task)
+    (bench / EVALUATORS_DIR / "no-typing.yaml").write_text(
+        "id: no-typing\nname: No typing\nkind: ui\nstage: evaluate\npersona: p\n"
+        "depends_on: [build-engineer]\nallowed_tools: [navigate, click, read-page]\n"
+        "points: 10\nbackend: scripted\n")
+    page = PERSONA_PAGE.replace("<p id=\"out\">", "<input aria-label=\"Name\"><p id=\"out\">")
+    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": page})),
+                              "--task", "mini", "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--run-id", "d", "--ui-opt",
+                              "evaluators=[no-typing]"])
+    assert res.exit_code == 0, res.output
+    store = RunStore(tmp_path / "runs" / "d")
+    got = store.load_round(store.cells()[0], 1).evaluation.jury["no-typing"]
+    verdicts = {c.id: c.verdict for c in got.criteria}
+    assert verdicts["t0.c3"] == "na" and verdicts["t0.c0"] == "pass"
+    assert any("t0.c3" in d and "'type'" in d and "allowed_tools" in d for d in got.denials)
+    assert any("t0.c2" in d and "'hover'" in d for d in got.denials)
+    assert got.tools == ["click", "navigate", "read-page"]

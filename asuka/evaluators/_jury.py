@@ -31,6 +31,22 @@ def run_order(specs: Mapping[str, EvaluatorSpec]) -> list[EvaluatorSpec]:
     return [specs[i] for i in nx.lexicographical_topological_sort(graph, key=key.get)]
 
 
+def tools_used(spec: EvaluatorSpec, bt: BenchTask) -> list[str]:
+    """The tools an evaluator uses on this task: the build engineer reads the deploy log, the
+    code engineer reads and searches files, a UI evaluator the tools its checks' steps need
+    (those it is allowed; the others are denied)."""
+    if spec.kind == "build":
+        return ["deploy-log"]
+    if spec.kind == "code":
+        return ["grep", "read"]
+    from asuka.uiagents.input_modes import tool_of
+
+    mode = str(spec.options.get("input", "any"))
+    needed = {tool_of(mode, step.op) for et in bt.task.eval_tasks for c in et.criteria
+              for step in c.check or []} - {None}
+    return sorted(t for t in needed if t in spec.allowed_tools)  # type: ignore[misc]
+
+
 def succeeded(result: EvaluatorResult, spec: EvaluatorSpec) -> bool:
     """Judged, with every gate criterion passed."""
     gates = {c.id for c in spec.criteria if c.gate}
@@ -64,7 +80,8 @@ async def _persona(spec: EvaluatorSpec, bt: BenchTask, url: str | None,
 
     if url is None:
         raise RuntimeError("no served app to test")
-    agent = uiagents.get(spec.backend, **spec.options)
+    # its tools are enforced: a step needing one outside allowed_tools is denied and recorded
+    agent = uiagents.get(spec.backend, **spec.options, allowed_tools=spec.allowed_tools)
     session = await agent.open(url, evidence_dir=evidence_dir / spec.id if evidence_dir else None,
                                data_dir=Path(bt.root) / "data")
     out: list[JudgedCriterion] = []
@@ -176,6 +193,7 @@ async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace:
         results[spec.id] = EvaluatorResult(
             evaluator=spec.id, stage=spec.stage, status="judged", score=score,
             max_points=spec.points, criteria=criteria, denials=denials, usage=usage,
+            tools=tools_used(spec, bt),
             duration_s=time.perf_counter() - t0)
     return results
 

@@ -161,6 +161,7 @@ class EvaluatorResult(BaseModel):
     criteria: list[JudgedCriterion] = Field(default_factory=list)
     reason: str = ""
     denials: list[str] = Field(default_factory=list)  # tool calls outside allowed_tools
+    tools: list[str] = Field(default_factory=list)     # the tools it used
     usage: list[Usage] = Field(default_factory=list)   # its model calls, when it made any
     duration_s: float = 0.0
 

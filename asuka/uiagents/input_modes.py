@@ -34,9 +34,27 @@ class StepDenied(StepFailed):
     """The step needs an action this user does not have."""
 
 
-def check_allowed(mode: str, op: str) -> None:
+# the evaluator tool (asuka.evaluators TOOLS["ui"]) a check step uses, per input mode
+_POINTER = {"any": "click", "touch": "tap", "keyboard": "keyboard"}
+
+
+def tool_of(mode: str, op: str) -> str | None:
+    if op in ("click", "check", "uncheck", "dblclick"):
+        return _POINTER.get(mode, "click")
+    return {"goto": "navigate", "reload": "navigate", "hover": "hover", "fill": "type",
+            "press": "keyboard", "select": "select", "upload": "upload"}.get(
+        op, "read-page" if op == "eval" or op.startswith("expect_") else None)
+
+
+def check_allowed(mode: str, op: str, allowed: frozenset[str] | None = None) -> None:
+    """Raise ``StepDenied`` for a step this user lacks, or whose tool is not in ``allowed``
+    (an evaluator's ``allowed_tools``; None: every tool)."""
     if op in DENIED.get(mode, frozenset()):
         raise StepDenied(f"{DENIED_PREFIX}{op} is not available to a {mode}-only user")
+    tool = tool_of(mode, op)
+    if allowed is not None and tool is not None and tool not in allowed:
+        raise StepDenied(f"{DENIED_PREFIX}{op} needs the tool {tool!r}, which is not in this "
+                         f"evaluator's allowed_tools")
 
 
 async def focus_by_keyboard(page: Any, target: Any) -> int:

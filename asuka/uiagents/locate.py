@@ -70,6 +70,7 @@ class StepContext:
     requests: RequestCounter | None = None
     fast_absence: bool = False
     input: str = "any"  # the user's input devices (asuka.uiagents.input_modes)
+    allowed_tools: frozenset[str] | None = None  # an evaluator's allowed_tools; None: all
 
     async def settled(self, horizon_s: float) -> bool:
         return self.fast_absence and await is_settled(self.page, self.requests, horizon_s)

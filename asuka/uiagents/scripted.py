@@ -133,7 +133,8 @@ class ScriptedUIAgent:
                  stop_at_first_failure: bool = False, grounding: str | dict | None = None,
                  grounding_model: str | ModelSpec | dict | None = None,
                  grounding_cache: str | Path | None = None, fast_absence: bool = True,
-                 screenshots: str = "failed", input: str = "any") -> None:
+                 screenshots: str = "failed", input: str = "any",
+                 allowed_tools: list[str] | None = None) -> None:
         self.stop_at_first_failure = bool(stop_at_first_failure)
         # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
         self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
@@ -155,6 +156,8 @@ class ScriptedUIAgent:
         if input not in INPUTS:
             raise ValueError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
         self.input = input  # a touch-only or keyboard-only user (asuka.uiagents.input_modes)
+        # an evaluator's tools: a step needing another is denied (input_modes.check_allowed)
+        self.allowed_tools = frozenset(allowed_tools) if allowed_tools is not None else None
 
     def preflight(self) -> None:
         self.grounding.preflight()  # a grounding model's missing key, before round 1
@@ -348,7 +351,7 @@ class ScriptedSession:
                                   action_timeout_s=a.action_timeout_s,
                                   nav_timeout_s=a.nav_timeout_s, requests=requests,
                                   fast_absence=requests is not None,
-                                  input=a.input)
+                                  input=a.input, allowed_tools=a.allowed_tools)
             ctx.page, ctx.last_status = page, None
             verdicts.append(await self._runner.run(ctx, crit, fresh_page, clock))
 

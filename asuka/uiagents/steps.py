@@ -322,7 +322,7 @@ async def run_step(ctx: StepContext, step: CheckStep) -> None:
     handler = HANDLERS.get(step.op)
     if handler is None:
         raise StepFailed(f"unknown step {step.op!r}")
-    input_modes.check_allowed(ctx.input, step.op)
+    input_modes.check_allowed(ctx.input, step.op, ctx.allowed_tools)
     budget = step_budget(ctx, step)
     try:
         await asyncio.wait_for(handler(ctx, step), budget)
