@@ -496,3 +496,26 @@ def test_a_peer_dependency_conflict_is_repaired_and_recorded(tmp_path, sandbox, 
     finally:
         registry.stop()
     assert "peer-a/-/peer-a-1.0.0.tgz" in registry.requests
+
+
+@needs_npm
+@pytest.mark.npm
+def test_without_a_start_script_server_js_starts_as_npm_does(tmp_path):
+    """package.json without scripts and a server.js: npm's own default for `npm start`; the
+    deploy works and the record says the project lacked its start script (a repair the build
+    engineer cites)."""
+    from asuka.evaluators import BuildInput
+    from asuka.evaluators._checks import no_repairs
+
+    shutil.copy(SCRIPTS / "server.cjs", tmp_path / "server.js")
+    npm_project(tmp_path, {})
+    with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert dep.result.kind == "npm-start"
+        assert b"hello from start" in fetch(dep.url)[2]
+        verdict, _, evidence = no_repairs(BuildInput(dep.result, None))
+        assert verdict == "fail" and "has no start script" in evidence[0]
+    # without server.js there is still nothing to deploy
+    (tmp_path / "server.js").unlink()
+    with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert not dep.result.ok and "no build, start, dev or preview script" in dep.result.error

@@ -188,6 +188,9 @@ class Deployer:
             attempt.kind = "npm-start"
             return self._start(attempt, scratch, script, found.scripts[script])
         script = detect.pick_start_script(found.scripts)
+        if found.default_start:
+            attempt.note("package.json has no start script; starting server.js, as npm does "
+                         "by default")
         return self._start(attempt, scratch, script, found.scripts[script])
 
     def _env(self, scratch: Path, *, network: bool, **extra: str) -> dict[str, str]:

@@ -15,6 +15,7 @@ START_SCRIPTS = ("start", "dev", "preview")
 # after a build, `preview` serves the fresh output, so it beats a dev server
 START_SCRIPTS_AFTER_BUILD = ("start", "preview", "dev")
 LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json")
+DEFAULT_START = "node server.js"  # what `npm start` runs without a start script
 # sources and templates, never the output of a build
 _NOT_OUTPUT = {"node_modules", "src", "public", ".git", ".cache", ".vite"}
 
@@ -29,6 +30,7 @@ class Detection:
     static_root: Path | None = None          # set for kind == "static"
     scripts: dict[str, str] = field(default_factory=dict)
     package_error: str | None = None         # package.json present but unreadable
+    default_start: bool = False              # no start script: npm's default, server.js
 
 
 def read_scripts(workspace: Path) -> tuple[dict[str, str] | None, str | None]:
@@ -127,6 +129,10 @@ def inspect_workspace(workspace: Path) -> Detection:
     static_root = find_static_root(workspace)
     if static_root is not None:
         return Detection("static", static_root=static_root, scripts=scripts or {})
+    if scripts is not None and (workspace / "server.js").is_file():
+        # no start script: `npm start` runs server.js by default (npm's documented rule)
+        return Detection("npm-start", scripts={**scripts, "start": DEFAULT_START},
+                         default_start=True)
     return Detection("none", scripts=scripts or {}, package_error=package_error)
 
 
