@@ -151,6 +151,9 @@ def test_the_jury_in_a_real_evaluation(tmp_path: Path, app_files, renders, code_
     res = runner.invoke(app, ["eval", str(app_dir), "--task", "mini", "--bench", str(bench),
                               "--out", str(tmp_path / "runs"), "--run-id", "j"])
     assert res.exit_code == 0, res.output
+    shown = " ".join(res.output.split())
+    assert "jury " in shown and "pairwise" not in shown  # the task has no pairwise task
+    assert ("build-engineer 15.0/15" in shown) == (renders == "pass")
     store = RunStore(tmp_path / "runs" / "j")
     (cell,) = store.cells()
     jury = store.load_round(cell, 1).evaluation.jury

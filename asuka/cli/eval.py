@@ -138,6 +138,21 @@ def register(app: typer.Typer) -> None:
             f"{sum(v.status == 'error' for v in verdicts)}; evaluation tasks passed "
             f"{sum(r.status == 'passed' for r in results)}/{len(bt.task.eval_tasks)}",
             highlight=False)
+        from asuka.evaluators import jury_score
+
+        jury = rec.evaluation.jury
+        got = jury_score(jury)
+        if got is not None:
+            parts = ", ".join(f"{i} {'—' if j.score is None else f'{j.score:.1f}'}/"
+                              f"{j.max_points:g}" + ("" if j.status == "judged" else
+                                                     f" ({j.status})")
+                              for i, j in jury.items())
+            console.print(f"jury {got[0]:.1f}/{got[1]:g}: {parts}", highlight=False)
+        pairwise = rec.evaluation.pairwise
+        if pairwise:
+            console.print("pairwise: " + ", ".join(
+                f"{i} {p.verdict if p.status == 'judged' else 'not judged'}"
+                for i, p in pairwise.items()), highlight=False)
         rdir = store.round_dir(spec.cell_id, 1)
         console.print(f"verdicts: {rdir / 'verdicts.json'}\nfeedback: {rdir / 'feedback.md'}\n"
                       f"run directory: {store.root} (asuka report works on it)",
