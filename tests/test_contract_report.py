@@ -4,6 +4,7 @@ hand here."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -202,3 +203,34 @@ def test_a_hand_built_run_with_audited_records(tmp_path):
     build_report(store.root, ("html",), tmp_path / "out", bench)
     page = next((tmp_path / "out").rglob(f"cells/{cells[1]}/round-1.html")).read_text()
     assert "record audit" in page and "unresolved: t1.c1" in page
+
+
+@pytest.mark.browser
+def test_a_demo_sweep_with_repeats_reports_contracts_and_pass_k(tmp_path):
+    """Issue #16's done-when: `asuka sweep` with `repeats: 3`, offline, then `asuka report`
+    shows the contract table with the repeated-run shares and pass^k."""
+    from typer.testing import CliRunner
+
+    from asuka.cli import app
+
+    bench = contract_bench(tmp_path / "bench")
+    exp = tmp_path / "demo.yaml"
+    exp.write_text("name: demo\ntasks: [mini-todo]\nagents:\n"
+                   "  - {backend: sim, profile: medium, label: sim-medium}\n"
+                   "rounds: 1\nrepeats: 3\ntau: 0.8\ncells: 2\n")
+    runner = CliRunner()
+    res = runner.invoke(app, ["sweep", str(exp), "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--run-id", "demo"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["report", str(tmp_path / "runs" / "demo"), "--bench", str(bench),
+                              "-f", "md", "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    section = md[md.index("Acceptance contracts"):]
+    head = section.splitlines()[2]
+    for column in ("ATS", "CTPR", "ASR", "pass^2", "pass^3", "mixed", "flip rate"):
+        assert column in head, head
+    summary = RunStore(tmp_path / "runs" / "demo").root / "summary.json"
+    c = json.loads(summary.read_text())["groups"][0]["contract"]
+    assert c["slots"] == 3 and set(c["pass_k"]["asr"]) == {"1", "2", "3"}
+    assert sum(c["repeats"].values()) == pytest.approx(1.0)
