@@ -194,6 +194,19 @@ def test_every_ready_bundled_task_is_proven():
     assert states and {i: s for i, s in states.items() if s != "proven"} == {}
 
 
+def test_every_ready_bundled_task_declares_its_contract():
+    """Issue #16: every bundled task carries an acceptance contract (core tasks, each with a
+    mandatory criterion, as validate checks) and a capability label on every evaluation task,
+    and its criteria are independent test cases unless a task says it is a flow (#14)."""
+    tasks, problems = load_bench(None)
+    assert not problems, "\n".join(map(str, problems))
+    without = [t.id for t in tasks if not any(et.core for et in t.task.eval_tasks)]
+    unlabelled = {t.id: [et.id for et in t.task.eval_tasks if et.capability is None]
+                  for t in tasks}
+    assert without == [] and {i: v for i, v in unlabelled.items() if v} == {}
+    assert [t.id for t in tasks if t.task.shared_context] == []
+
+
 def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
     import shutil
     from pathlib import Path
