@@ -102,18 +102,21 @@ def split_ui_options(ui_options: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     return own, {k: v for k, v in ui_options.items() if k not in EVALUATION_OPTIONS}
 
 
-def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str) -> str:
+def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str,
+                   jury: dict[str, Any] | None = None) -> str:
     """What an evaluation's verdicts depend on: the artifact (``artifact_hash``), the task
     (its proof fingerprint: definition, reference, data, PRD, DAG), the evaluator's settings
     and the Asuka version. Two rounds with one key get the same verdicts from a deterministic
-    evaluator, so the second reuses the first's (``RunStore.reuse_evaluation``)."""
+    evaluator, so the second reuses the first's (``RunStore.reuse_evaluation``). ``jury``: the
+    evaluators the round runs, when the caller has loaded them already."""
     parts = {"artifact": artifact, "task": fingerprint(bt), "ui": spec.ui,
              "ui_options": spec.ui_options, "protocol": spec.protocol,
              "threshold": spec.threshold, "max_retry": spec.max_retry,
              "asuka": asuka_version()}
     if bt.task.pairwise:  # not in the proof fingerprint: they decide no scripted verdict
         parts["pairwise"] = [p.model_dump(mode="json") for p in bt.task.pairwise]
-    jury = default_jury(bt.root, split_ui_options(spec.ui_options)[0].get(EVALUATORS_OPTION))
+    if jury is None:
+        jury = default_jury(bt.root, split_ui_options(spec.ui_options)[0].get(EVALUATORS_OPTION))
     if jury:
         parts["jury"] = {i: s.model_dump(mode="json") for i, s in sorted(jury.items())}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
@@ -125,16 +128,16 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     """Round ``r``'s evaluation: the verdicts of an identical evaluation earlier in the run
     when the store reuses them (no deploy, no browser, no cost), else a new one."""
     artifact = await asyncio.to_thread(artifact_hash, workspace)
-    key = evaluation_key(spec, bt, artifact)
+    own, rest = split_ui_options(spec.ui_options)
+    jury = default_jury(bt.root, own.get(EVALUATORS_OPTION))  # read once per round
+    key = evaluation_key(spec, bt, artifact, jury)
     reused = store.reuse_evaluation(key, cell_id, r) if store.reuses_evaluations else None
     if reused is not None:
         evaluation, deploy = reused
         return EvalOutcome(evaluation, deploy, timings={"deploy_s": 0.0, "evaluate_s": 0.0})
-    own, rest = split_ui_options(spec.ui_options)
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
-                            pairwise=make_judge(own.get(PAIRWISE_OPTION), rest),
-                            jury=default_jury(bt.root, own.get(EVALUATORS_OPTION)),
-                            passes=int(own.get(PASSES_OPTION, 1)), 
+                            pairwise=make_judge(own.get(PAIRWISE_OPTION), rest), jury=jury,
+                            passes=int(own.get(PASSES_OPTION, 1)),
                             jury_model=own.get(JURY_MODEL_OPTION) or rest.get("model"))
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
