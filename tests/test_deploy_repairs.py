@@ -106,3 +106,62 @@ def test_without_a_start_script_server_js_starts_as_npm_does(tmp_path):
     (tmp_path / "server.js").unlink()
     with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
         assert not dep.result.ok and "no build, start, dev or preview script" in dep.result.error
+
+
+HARD_CODED_PORT_SERVER = """
+const http = require('http');
+// ignores $PORT: the port is written into the source, as agents often do
+http.createServer((req, res) => {
+  res.writeHead(200, {'Content-Type': 'text/html'});
+  res.end('<h1>hard-coded port</h1>');
+}).listen(%d);
+"""
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@needs_npm
+@pytest.mark.npm
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_server_that_hard_codes_its_port_is_routed_to(tmp_path, sandbox):
+    """The start script's server listens on its own port instead of $PORT: the deployer finds
+    the port among the sockets the app's processes own (inside the sandbox's network namespace
+    under bwrap), routes to it, and records the repair the build engineer cites."""
+    from asuka.evaluators import BuildInput
+    from asuka.evaluators._checks import no_repairs
+
+    own_port = _free_port()
+    npm_project(tmp_path, {"start": "node server.cjs"},
+                **{"server.cjs": HARD_CODED_PORT_SERVER % own_port})
+    with Deployer(sandbox=sandbox, timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert b"hard-coded port" in fetch(dep.url)[2]
+        assert dep.result.meta["app_port"] == str(own_port)
+        assert dep.result.meta["repair"] == f"port {own_port}"
+        verdict, _, evidence = no_repairs(BuildInput(dep.result, None))
+        assert verdict == "fail"
+        assert evidence == [f"the app listens on port {own_port}, not on "
+                            f"$PORT={dep.result.meta['port']}; routed {dep.url} to it"]
+        if sandbox == "bwrap":  # served through the leased port, not the app's own
+            assert dep.url.endswith(f":{dep.result.meta['port']}/")
+
+
+@needs_npm
+@pytest.mark.npm
+def test_a_side_port_opened_before_port_is_not_taken_for_the_app(tmp_path):
+    """A dev server that opens a live-reload port a moment before $PORT is served on $PORT."""
+    side = _free_port()
+    server = ("const http = require('http');\n"
+              f"http.createServer((q, r) => r.end('reload')).listen({side});\n"
+              "setTimeout(() => http.createServer((q, r) => r.end('<h1>the app</h1>'))"
+              ".listen(Number(process.env.PORT)), 800);\n")
+    npm_project(tmp_path, {"start": "node server.cjs"}, **{"server.cjs": server})
+    with Deployer(sandbox="local", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+        assert dep.result.ok, dep.result.error
+        assert b"the app" in fetch(dep.url)[2]
+        assert "repair" not in dep.result.meta and "app_port" not in dep.result.meta

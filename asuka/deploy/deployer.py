@@ -36,6 +36,8 @@ _PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
     "webpack-dev-server": lambda p, h: ["--port", str(p), "--host", h],
 }
 _PROBE_INTERVAL = 0.2
+# how long an app may listen elsewhere before the deployer stops waiting for it on $PORT
+_OTHER_PORT_GRACE = 2.0
 
 
 class DeployFailed(Exception):
@@ -227,7 +229,7 @@ class Deployer:
             # machines) accepted: a bounded repair, recorded as one
             attempt.note("npm install failed on a peer-dependency conflict (ERESOLVE); "
                          "retrying with --legacy-peer-deps")
-            attempt.meta["repair"] = "--legacy-peer-deps"
+            _record_repair(attempt, "--legacy-peer-deps")
             self._run_step(attempt, scratch, "install", [*install, "--legacy-peer-deps"],
                            self.timeouts.install, network=True)
 
@@ -294,9 +296,17 @@ class Deployer:
             attempt.cleanups.append(proc.stop)
             if proc.pid is not None:  # leader of the process group stop() kills
                 attempt.meta["pid"] = str(proc.pid)
-            status = _wait_http(url, lambda s: s is not None, self.timeouts.start, proc)
+            status, moved = self._wait_started(url, port, proc)
         command = shlex.join(argv)
         attempt.note(f"$ {command}  (PORT={port} HOST={host})\n{log.text()}")
+        if moved:
+            app_port, url = moved
+            # a server that hard-codes its port (or a script with a port flag of its own): a
+            # bounded repair of configuration, recorded and cited, not a failed deploy
+            attempt.meta["app_port"] = str(app_port)
+            _record_repair(attempt, f"port {app_port}")
+            attempt.note(f"the app listens on port {app_port}, not on $PORT={port}; "
+                         f"routed {url} to it")
         if status is None:
             code = proc.poll()
             if code is not None:
@@ -311,6 +321,42 @@ class Deployer:
             raise DeployFailed(f"GET / returned {status} instead of 200 within "
                                f"{self.timeouts.health:g}s\n" + tail_lines(log.text()))
         return url
+
+    def _wait_started(self, url: str, port: int, proc: SandboxProcess
+                      ) -> tuple[int | None, tuple[int, str] | None]:
+        """Poll ``url`` until it answers HTTP, the process exits or the start timeout passes.
+        Meanwhile, once the app listens on some port but not on ``port``, route to the first
+        of its ports that answers HTTP. Returns (last status, (app port, url) if rerouted)."""
+        deadline = time.monotonic() + self.timeouts.start
+        tried: set[int] = {port}
+        first_seen: float | None = None
+        while True:
+            status = _probe(url)
+            if status is not None or proc.poll() is not None or time.monotonic() >= deadline:
+                return status, None
+            others = proc.listening_ports() - tried
+            if others and first_seen is None:
+                first_seen = time.monotonic()
+            # a dev server may open a side port (live reload, HMR) just before $PORT: wait
+            if not others or time.monotonic() - first_seen < _OTHER_PORT_GRACE:
+                time.sleep(_PROBE_INTERVAL)
+                continue
+            for other in sorted(others):
+                tried.add(other)
+                reachable = proc.reroute(other)
+                if reachable is None:
+                    break
+                moved = f"http://{HOST}:{reachable}/"
+                status = _probe(moved)
+                if status is not None:
+                    return status, (other, moved)
+                proc.reroute(port)
+            time.sleep(_PROBE_INTERVAL)
+
+
+def _record_repair(attempt: _Attempt, repair: str) -> None:
+    previous = attempt.meta.get("repair")
+    attempt.meta["repair"] = f"{previous}; {repair}" if previous else repair
 
 
 @contextmanager

@@ -52,6 +52,14 @@ class DockerProcess(StopsOnce):
             return self.poll()
         return int(status.get("StatusCode", -1))
 
+    # the container's sockets are not ours to read and its published port is fixed at start:
+    # an app on another port than $PORT fails to deploy here, as it would on a host
+    def listening_ports(self) -> set[int]:
+        return set()
+
+    def reroute(self, port: int) -> int | None:
+        return None
+
     def _stop(self) -> None:
         try:
             self._container.kill()

@@ -19,13 +19,19 @@ from pathlib import Path
 from asuka.deploy.ports import HOST
 
 RELAY_JS = r"""
-// Runs inside the sandbox: accept on a unix socket, connect to the app on sandbox loopback.
+// Runs inside the sandbox: accept on a unix socket, connect to the app on sandbox loopback, on
+// $PORT, or on the port the deployer wrote into the target file (an app that hard-codes its port).
 const net = require("net");
 const fs = require("fs");
 const [sock, port] = process.argv.slice(2);
+const targetFile = sock + ".port";
+const target = () => {
+  try { return Number(fs.readFileSync(targetFile, "utf8")) || Number(port); }
+  catch (e) { return Number(port); }
+};
 try { fs.unlinkSync(sock); } catch (e) {}
 net.createServer((outer) => {
-  const inner = net.connect(Number(port), "127.0.0.1");
+  const inner = net.connect(target(), "127.0.0.1");
   outer.pipe(inner);
   inner.pipe(outer);
   inner.on("error", () => outer.destroy());
@@ -39,6 +45,13 @@ def write_relay(directory: Path) -> tuple[Path, Path]:
     script = directory / "relay.cjs"
     script.write_text(RELAY_JS, encoding="utf-8")
     return script, directory / "relay.sock"
+
+
+def retarget_relay(sock: Path, port: int) -> None:
+    """Point the relay behind ``sock`` at another port inside the sandbox (next connection on)."""
+    tmp = sock.with_name(sock.name + ".port.tmp")
+    tmp.write_text(str(port), encoding="utf-8")
+    tmp.replace(sock.with_name(sock.name + ".port"))  # atomic: the relay never reads half a file
 
 
 def _pipe(src: socket.socket, dst: socket.socket) -> None:

@@ -191,3 +191,36 @@ def start_process(argv: list[str], cwd: Path, env: dict[str, str],
         stderr=subprocess.STDOUT, start_new_session=True, close_fds=True,
     )
     return proc, pump(proc.stdout, log)
+
+
+def listening_ports(pids: list[int]) -> set[int]:
+    """TCP ports the given processes listen on. Each process's sockets are matched by inode
+    against the socket table of its own network namespace (/proc/PID/net/tcp{,6}), so this
+    sees a server inside a sandbox without a network as well as one on the host, and only the
+    sockets these processes own."""
+    ports: set[int] = set()
+    for pid in pids:
+        inodes = set()
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                except OSError:
+                    continue
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+        except OSError:
+            continue
+        if not inodes:
+            continue
+        for table in ("tcp", "tcp6"):
+            try:
+                rows = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+            except OSError:
+                continue
+            for row in rows:
+                fields = row.split()
+                # local_address is HEXIP:HEXPORT; state 0A is LISTEN; field 9 is the inode
+                if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports

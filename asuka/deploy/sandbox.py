@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from asuka.deploy.forward import TcpToUnixForwarder, write_relay
-from asuka.deploy.procs import LogBuffer, kill_tree, start_process
+from asuka.deploy.forward import TcpToUnixForwarder, retarget_relay, write_relay
+from asuka.deploy.procs import LogBuffer, descendants, kill_tree, listening_ports, start_process
 from asuka.registry import Registry
 
 # passed through from the parent when set
@@ -89,6 +89,15 @@ class SandboxProcess(Protocol):
         """Kill everything the step started; idempotent."""
         ...
 
+    def listening_ports(self) -> set[int]:
+        """TCP ports the step's processes listen on (empty where that cannot be seen)."""
+        ...
+
+    def reroute(self, port: int) -> int | None:
+        """Make the step's server on ``port`` (as the step sees it) reachable from the host;
+        return the host port that now reaches it, or None where that is not possible."""
+        ...
+
 
 @runtime_checkable
 class Sandbox(Protocol):
@@ -126,12 +135,26 @@ class StopsOnce(ABC):
 
 
 class LocalProcess(StopsOnce):
+    """``relay``: (unix socket, exposed port) of the relay into a sandbox without a network, so
+    that ``reroute`` retargets it; without one the step shares the host's network."""
+
     def __init__(self, argv: Sequence[str], cwd: Path, env: Mapping[str, str], log: LogBuffer,
-                 on_stop: Sequence = ()) -> None:
+                 on_stop: Sequence = (), relay: tuple[Path, int] | None = None) -> None:
         super().__init__()
         self._proc, self._pump = start_process(list(argv), cwd, dict(env), log)
         self.pid: int | None = self._proc.pid
         self._on_stop = list(on_stop)
+        self._relay = relay
+
+    def listening_ports(self) -> set[int]:
+        return listening_ports([self._proc.pid, *descendants(self._proc.pid)])
+
+    def reroute(self, port: int) -> int | None:
+        if self._relay is None:
+            return port  # same network as the host: the port is reachable as it is
+        sock, exposed = self._relay
+        retarget_relay(sock, port)
+        return exposed
 
     def poll(self) -> int | None:
         return self._proc.poll()
@@ -208,7 +231,7 @@ class BwrapSandbox:
     def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
               expose_port=None):
         writable = list(writable)
-        on_stop = []
+        on_stop, relay = [], None
         if expose_port is not None and not network:
             relay_dir = Path(tempfile.mkdtemp(prefix="asuka-relay-"))
             script, sock = write_relay(relay_dir)
@@ -218,10 +241,11 @@ class BwrapSandbox:
                     str(script), str(sock), str(expose_port), *argv]
             forwarder = TcpToUnixForwarder(expose_port, sock)
             on_stop = [forwarder.stop, lambda: shutil.rmtree(relay_dir, ignore_errors=True)]
+            relay = (sock, expose_port)
         cmd = self.command(argv, workspace=workspace, network=network, writable=writable,
                            readonly=readonly)
         try:
-            return LocalProcess(cmd, Path(workspace), env, log, on_stop=on_stop)
+            return LocalProcess(cmd, Path(workspace), env, log, on_stop=on_stop, relay=relay)
         except BaseException:
             for cleanup in on_stop:
                 cleanup()

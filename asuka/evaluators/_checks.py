@@ -31,7 +31,7 @@ class BuildInput:
 # the deployer's notes that record a repair it had to make or a doubt about what it served
 REPAIR_NOTES = re.compile(r"^(npm ci failed; retrying.*|build wrote no index\.html.*|"
                           r"warning: .*|npm install failed on a peer-dependency conflict.*|"
-                          r"package\.json has no start script.*)$",
+                          r"package\.json has no start script.*|the app listens on port .*)$",
                           re.M)
 
 
