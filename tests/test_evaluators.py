@@ -47,6 +47,18 @@ def _app(root: Path, **files: str) -> Path:
     return root
 
 
+def _eval_round(tmp_path: Path, bench: Path, page: str, run_id: str, *options: str):
+    """``asuka eval`` of a one-page app against the mini task (``options``: more CLI
+    arguments); the round's record."""
+    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": page})),
+                              "--task", "mini", "--bench", str(bench), "--out",
+                              str(tmp_path / "runs"), "--run-id", run_id, *options])
+    assert res.exit_code == 0, res.output
+    store = RunStore(tmp_path / "runs" / run_id)
+    (cell,) = store.cells()
+    return store.load_round(cell, 1)
+
+
 GOOD = """<!doctype html>
 <html><body><h1>Counter</h1><p id="n">0</p><button id="b">Add</button>
 <script>
@@ -298,14 +310,8 @@ def test_the_llm_code_reviewer_needs_cited_lines(tmp_path: Path, llm_server) -> 
         json_reply({"verdict": "fail", "reason": "no guard", "evidence": ["app.js:99: x"]}),
         json_reply({"verdict": "pass", "reason": "plain JS", "evidence": []}))
     model = f"openai:reviewer@{llm_server.openai_base_url}"
-    res = runner.invoke(app, ["eval", str(_app(tmp_path / "app", **{"index.html": GOOD})),
-                              "--task", "mini", "--bench", str(bench), "--out",
-                              str(tmp_path / "runs"), "--run-id", "r", "--ui-opt",
-                              "evaluators=[code-reviewer]", "--ui-opt", f"jury_model={model}"])
-    assert res.exit_code == 0, res.output
-    store = RunStore(tmp_path / "runs" / "r")
-    (cell,) = store.cells()
-    rec = store.load_round(cell, 1)
+    rec = _eval_round(tmp_path, bench, GOOD, "r", "--ui-opt", "evaluators=[code-reviewer]",
+                      "--ui-opt", f"jury_model={model}")
     review = rec.evaluation.jury["code-reviewer"]
     assert review.status == "judged", review.reason
     got = {c.id: (c.verdict, c.evidence) for c in review.criteria}
@@ -317,6 +323,137 @@ def test_the_llm_code_reviewer_needs_cited_lines(tmp_path: Path, llm_server) -> 
     assert "\n7:   n.textContent = +n.textContent + 1;" in first and "=== index.html" in first
     assert review.usage and review.usage[0].calls == 3
     assert any(u.model == "reviewer" for u in rec.agent.usage)  # billed to the evaluation
+
+
+def test_eval_passes_repeat_the_llm_reviewer_with_a_majority_vote(tmp_path: Path,
+                                                                  llm_server) -> None:
+    """--eval-passes 3: each reviewed criterion is judged three times at the wire, decided by
+    majority, every pass's verdict kept; the statistics match a hand computation and reach the
+    summary and the report."""
+    from tests.llm_server import json_reply
+
+    cite = {"readability": "index.html:7: n.textContent = +n.textContent + 1;",
+            "robustness": "index.html:5: n.textContent = localStorage.getItem('count') || '0';",
+            "instruction-following": "index.html:4"}
+
+    def reply(criterion: str, verdict: str, cited: bool = True) -> dict:
+        return json_reply({"verdict": verdict, "reason": f"{criterion} {verdict}",
+                           "evidence": [cite[criterion]] if cited else []})
+
+    bench = _bench(tmp_path / "bench")
+    llm_server.script(  # per criterion, its three passes
+        reply("readability", "pass"), reply("readability", "fail"), reply("readability", "pass"),
+        reply("robustness", "fail"), reply("robustness", "fail"),
+        reply("robustness", "pass", cited=False),  # inadmissible: not applicable
+        *[reply("instruction-following", "pass")] * 3)
+    model = f"openai:reviewer@{llm_server.openai_base_url}"
+    review = _eval_round(tmp_path, bench, GOOD, "r", "--eval-passes", "3", "--ui-opt",
+                         "evaluators=[code-reviewer]", "--ui-opt",
+                         f"jury_model={model}").evaluation.jury["code-reviewer"]
+    assert len(llm_server.requests) == 9
+    store = RunStore(tmp_path / "runs" / "r")
+    got = {c.id: (c.verdict, c.passes) for c in review.criteria}
+    assert got == {"readability": ("pass", ["pass", "fail", "pass"]),
+                   "robustness": ("fail", ["fail", "fail", "na"]),
+                   "instruction-following": ("pass", ["pass", "pass", "pass"])}
+    assert review.score == pytest.approx(20.0)  # 2 of 3 applicable, of 30 points
+    assert review.usage[0].calls == 9
+    report = runner.invoke(app, ["report", str(store.root)])
+    assert report.exit_code == 0, report.output
+    # per pass: 2/3, 1/3 and 1 (robustness not applicable in the third); mean 2/3, SD 1/3
+    from asuka.results.summary import summarize
+
+    tasks, _ = load_bench(bench, ["mini"])
+    row = summarize(store, {t.task.id: t for t in tasks})["cells"][0]["rounds"][0]
+    stats = row["jury_passes"]["code-reviewer"]
+    assert stats["pass_rates"] == pytest.approx([2 / 3, 1 / 3, 1.0])
+    assert stats["sd"] == pytest.approx(1 / 3) and stats["cv"] == pytest.approx(0.5)
+    assert stats["disagreeing"] == pytest.approx(2 / 3)
+    assert stats["flip_rate"] == pytest.approx((2 / 3 + 0 + 0) / 3)
+    assert stats["single"] == pytest.approx(2 / 3) and stats["majority"] == pytest.approx(2 / 3)
+    assert "build-engineer" not in row["jury_passes"]  # deterministic: judged once
+    import csv
+
+    with open(store.root / "report" / "passes.csv", newline="") as fh:
+        rows = {r["evaluator"]: r for r in csv.DictReader(fh)}
+    assert set(rows) == {"UI agent", "code-reviewer"}
+    assert float(rows["code-reviewer"]["flip rate"]) == pytest.approx(2 / 9)
+    assert float(rows["code-reviewer"]["CV"]) == pytest.approx(0.5)
+
+
+@pytest.mark.browser
+def test_a_model_driven_persona_is_denied_a_click_and_uses_the_keyboard(tmp_path: Path,
+                                                                       llm_server) -> None:
+    """keyboard-only-agent.yaml: browser-use plays a keyboard-only user (the scripted server
+    is its model). Its click is denied when executed (the page does not change, the model is
+    told), it reaches the button with Tab and presses Enter in real Chromium, and the jury
+    records the verdict, the denial, the tools its actions used and its calls."""
+    from tests.llm_server import agent_step, browser_state, click_on, done_action, request_text
+
+    task = copy.deepcopy(TASK)
+    task["eval_tasks"] = [{"id": "t0", "summary": "A tally counter", "type": "functionality",
+                           "weight": 1, "criteria": [{
+                               "id": "t0.c0", "text": "Pressing + raises the count from 0 to 1.",
+                               "check": [{"goto": "/"},
+                                         {"click": {"role": "button", "name": "Increment"}},
+                                         {"expect_text": {"css": "#count", "value": "Count: 1"}}]}]}]
+    bench = write_bench(tmp_path / "bench", task, dag={"edges": []})
+    shutil.copytree(SHIPPED, bench / EVALUATORS_DIR)
+    seen: dict[str, str] = {}
+
+    def keys_after_denial(rec):
+        seen["denied"] = request_text(rec)
+        seen["after_click"] = browser_state(rec)
+        return agent_step({"send_keys": {"keys": "Tab"}}, {"send_keys": {"keys": "Enter"}})(rec)
+
+    def conclude(rec):
+        seen["after_keys"] = browser_state(rec)
+        return agent_step(done_action(True, "Tab reached + and Enter raised the count",
+                                      "Count: 1"))(rec)
+
+    llm_server.script(click_on("Increment"), keys_after_denial, conclude)
+    page = (Path(__file__).parent / "fixtures" / "bu_pages" / "index.html").read_text()
+    model = f"openai:persona@{llm_server.openai_base_url}"
+    rec = _eval_round(tmp_path, bench, page, "k", "--ui-opt", "evaluators=[keyboard-only-agent]",
+                      "--ui-opt", f"jury_model={model}")
+    got = rec.evaluation.jury["keyboard-only-agent"]
+    assert got.status == "judged", got.reason
+    (c,) = got.criteria
+    assert c.verdict == "pass" and "Enter raised the count" in c.reason
+    assert got.score == 45.0
+    assert got.denials == ["t0.c0: Tab reached + and Enter raised the count (evidence: "
+                           "Count: 1) [denied: click needs the tool 'click', which is not in "
+                           "this evaluator's allowed_tools]"]
+    assert got.tools == ["keyboard", "navigate"]
+    # the denied click changed nothing; the model was told; the keys did the work
+    assert "Count: 0" in seen["after_click"] and "denied: click" in seen["denied"]
+    assert "Count: 1" in seen["after_keys"]
+    first = request_text(llm_server.requests[0])
+    assert "you have no mouse, so you cannot click" in first
+    assert got.usage and got.usage[0].calls == 3
+    assert any(u.model == "persona" for u in rec.agent.usage)  # billed to the evaluation
+
+
+def test_an_evaluator_over_its_token_budget_is_an_error_with_its_calls_kept(
+        tmp_path: Path, llm_server) -> None:
+    """budget.tokens: no model call starts once the calls used that many tokens; the
+    evaluator is then in error (never scored, the jury leaves it out), its calls still billed."""
+    from tests.llm_server import json_reply
+
+    bench = _bench(tmp_path / "bench")
+    spec = bench / EVALUATORS_DIR / "code-reviewer.yaml"
+    spec.write_text(spec.read_text() + "budget: {tokens: 20}\n")
+    llm_server.script(*[json_reply({"verdict": "pass", "reason": "ok",
+                                    "evidence": ["index.html:4"]})] * 3)  # 10 in, 5 out each
+    model = f"openai:reviewer@{llm_server.openai_base_url}"
+    jury = _eval_round(tmp_path, bench, GOOD, "b", "--ui-opt", "evaluators=[code-reviewer]",
+                       "--ui-opt", f"jury_model={model}").evaluation.jury
+    review = jury["code-reviewer"]
+    assert review.status == "error" and review.score is None
+    assert review.reason == "OverBudget: token budget spent (30 of 20)"
+    assert len(llm_server.requests) == 2 and review.usage[0].calls == 2
+    points, out_of = jury_score(jury)
+    assert out_of == 90  # build 15 + code 30 + UI 45: the reviewer is left out
 
 
 def test_a_citation_must_name_and_quote_a_real_line() -> None:

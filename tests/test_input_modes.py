@@ -92,3 +92,22 @@ def test_any_input_is_todays_user(tmp_path: Path) -> None:
 def test_an_unknown_input_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="input must be one of"):
         ScriptedUIAgent(input="mouse-only")
+
+
+def test_browser_use_actions_map_to_the_persona_tools() -> None:
+    """A model-driven persona's actions: a click is a tap on a phone and a click otherwise
+    (a keyboard-only user has none); bookkeeping is always allowed; an action that is no
+    tool is denied whenever tools are restricted."""
+    from asuka.uiagents.input_modes import browser_use_denial, browser_use_tool
+
+    assert browser_use_tool("touch", "click") == "tap"
+    assert browser_use_tool("keyboard", "click") == "click"
+    assert browser_use_tool("any", "send_keys") == "keyboard"
+    assert browser_use_tool("any", "done") is None
+    keyboard = frozenset({"navigate", "keyboard", "type"})
+    assert browser_use_denial("keyboard", "click", keyboard) == (
+        "denied: click needs the tool 'click', which is not in this evaluator's allowed_tools")
+    assert browser_use_denial("keyboard", "send_keys", keyboard) is None
+    assert browser_use_denial("keyboard", "done", keyboard) is None
+    assert browser_use_denial("any", "evaluate", keyboard).startswith("denied: the action")
+    assert browser_use_denial("any", "evaluate", None) is None  # unrestricted

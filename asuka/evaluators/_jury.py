@@ -15,7 +15,8 @@ import networkx as nx
 
 from asuka.evaluators._checks import BUILD_CHECKS, CODE_CHECKS, LLM_CHECKS, BuildInput, CodeInput
 from asuka.evaluators._review import Reviewer
-from asuka.evaluators._spec import EvaluatorSpec
+from asuka.evaluators._spec import SCRIPTED_BACKENDS, EvaluatorSpec, agent_options
+from asuka.uiagents.input_modes import browser_use_tool, tool_of
 from asuka.records import DeployResult
 from asuka.results.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
 from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
@@ -39,7 +40,6 @@ def tools_used(spec: EvaluatorSpec, bt: BenchTask) -> list[str]:
         return ["deploy-log"]
     if spec.kind == "code":
         return ["grep", "read"]
-    from asuka.uiagents.input_modes import tool_of
 
     mode = str(spec.options.get("input", "any"))
     needed = {tool_of(mode, step.op) for et in bt.task.eval_tasks for c in et.criteria
@@ -70,28 +70,36 @@ def _ui_rate(bt: BenchTask, evaluation: RoundEvaluation) -> float:
 
 
 async def _persona(spec: EvaluatorSpec, bt: BenchTask, url: str | None,
-                   evidence_dir: Path | None) -> tuple[list[JudgedCriterion], list[str]]:
+                   evidence_dir: Path | None, model: Any, usage: list[Usage]
+                   ) -> tuple[list[JudgedCriterion], list[str], set[str]]:
     """A UI evaluator with a session of its own (a persona: its viewport, its input devices)
     on every criterion of the task, independently (no DAG): each criterion carries its task's
     weight shared among the task's criteria; a criterion its user cannot act on
-    (``unverifiable``: denied, or no check) is not applicable. Returns the criteria and the
-    denials."""
+    (``unverifiable``: denied, or no check) is not applicable. Returns the criteria, the
+    denials and the tools a model-driven persona's actions used (from the verdicts' traces);
+    its calls go to ``usage`` (also when it fails midway)."""
     from asuka import uiagents
 
     if url is None:
         raise RuntimeError("no served app to test")
-    # its tools are enforced: a step needing one outside allowed_tools is denied and recorded
-    agent = uiagents.get(spec.backend, **spec.options, allowed_tools=spec.allowed_tools)
+    # its tools are enforced: a step (scripted) or an action (model-driven) needing one outside
+    # allowed_tools is denied and recorded
+    agent = uiagents.get(spec.backend, **agent_options(spec, model))
     session = await agent.open(url, evidence_dir=evidence_dir / spec.id if evidence_dir else None,
                                data_dir=Path(bt.root) / "data")
     out: list[JudgedCriterion] = []
     denials: list[str] = []
+    tools: set[str] = set()
+    mode = str(spec.options.get("input", "any"))
     try:
         for et in bt.task.eval_tasks:
+            check_tokens(spec, [*usage, *session.usage()])
             res = await session.evaluate(et)
             if res.status == "error":
                 raise RuntimeError(f"{et.id}: {res.error}")
             for v in res.verdicts:
+                tools |= {t for t in (browser_use_tool(mode, step.split(" @ ")[0])
+                                      for step in v.trace) if t in spec.allowed_tools}
                 if v.reason and "denied: " in v.reason:
                     denials.append(f"{v.criterion_id}: {v.reason}")
                 verdict = "pass" if v.status == "pass" else "na" \
@@ -100,30 +108,82 @@ async def _persona(spec: EvaluatorSpec, bt: BenchTask, url: str | None,
                                            points=et.weight / len(et.criteria),
                                            reason=v.reason))
     finally:
+        usage.extend(session.usage())
         await session.close()
-    return out, denials
+    return out, denials, tools
+
+
+class OverBudget(RuntimeError):
+    """The evaluator spent its budget before it decided: its error, never the app's."""
+
+
+def check_tokens(spec: EvaluatorSpec, usage: Sequence[Usage]) -> None:
+    """Raise ``OverBudget`` before a model call once the evaluator's calls used its tokens."""
+    used = sum(u.input_tokens + u.output_tokens for u in usage)
+    if spec.budget.tokens and used >= spec.budget.tokens:
+        raise OverBudget(f"token budget spent ({used} of {spec.budget.tokens})")
+
+
+def model_based(spec: EvaluatorSpec) -> bool:
+    """Its verdicts come from a model, so they can differ from pass to pass: an LLM-reviewed
+    criterion, or a persona driven by a model-based UI backend."""
+    if spec.kind == "ui":
+        return spec.backend not in SCRIPTED_BACKENDS
+    return any(c.check in LLM_CHECKS for c in spec.criteria)
+
+
+def vote(verdicts: Sequence[str]) -> str:
+    """A criterion's majority over passes: pass with more than half, else the more frequent
+    of fail and not-applicable (fail on a tie)."""
+    if sum(v == "pass" for v in verdicts) * 2 > len(verdicts):
+        return "pass"
+    return "na" if sum(v == "na" for v in verdicts) > sum(v == "fail" for v in verdicts) \
+        else "fail"
+
+
+def combine_passes(runs: Sequence[Sequence[JudgedCriterion]]) -> list[JudgedCriterion]:
+    """One criterion list from several passes: each criterion's majority verdict, with the
+    reason and evidence of the first pass that gave it, and every pass's verdict."""
+    if len(runs) == 1:
+        return list(runs[0])
+    by_pass = [{c.id: c for c in run} for run in runs]
+    out = []
+    for first in runs[0]:
+        seen = [p[first.id] for p in by_pass if first.id in p]
+        verdict = vote([c.verdict for c in seen])
+        kept = next(c for c in seen if c.verdict == verdict)
+        out.append(kept.model_copy(update={"passes": [c.verdict for c in seen]}))
+    return out
 
 
 async def _reviewed(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None,
-                    criteria: list[JudgedCriterion], model: Any) -> list[Usage]:
-    """Fill in the criteria an LLM reviews (``llm-review``); their usage."""
+                    criteria: list[JudgedCriterion], model: Any, passes: int,
+                    usage: list[Usage]) -> None:
+    """Fill in the criteria an LLM reviews (``llm-review``), each reviewed ``passes`` times
+    and decided by majority; their usage goes to ``usage`` (also when it fails midway)."""
     todo = [c for c in spec.criteria if c.check in LLM_CHECKS
             and not any(j.id == c.id and j.verdict == "na" for j in criteria)]
     if not todo:
-        return []
+        return
     if workspace is None:
         raise RuntimeError("no workspace to inspect")
     if not (spec.model or model):
         raise RuntimeError(f"{spec.id} needs a model (model: in its file, or the run's UI model)")
     reviewer = Reviewer(spec.model or model)
     code = CodeInput(workspace, bt.task.query, frozenset(bt.task.data))
-    for c in todo:
-        verdict, reason, evidence = await reviewer.review(spec.persona, c.text, code)
-        criteria.append(JudgedCriterion(id=c.id, verdict=verdict, points=c.points,  # type: ignore[arg-type]
-                                        reason=reason, evidence=evidence))
+    try:
+        for c in todo:
+            runs = []
+            for _ in range(passes):
+                check_tokens(spec, reviewer.usage())
+                verdict, reason, evidence = await reviewer.review(spec.persona, c.text, code)
+                runs.append([JudgedCriterion(id=c.id, verdict=verdict, points=c.points,  # type: ignore[arg-type]
+                                             reason=reason, evidence=evidence)])
+            criteria.extend(combine_passes(runs))
+    finally:
+        usage.extend(reviewer.usage())
     order = [c.id for c in spec.criteria]
     criteria.sort(key=lambda j: order.index(j.id))
-    return reviewer.usage()
 
 
 def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: DeployResult,
@@ -157,11 +217,13 @@ def _judge(spec: EvaluatorSpec, bt: BenchTask, workspace: Path | None, deploy: D
 
 async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace: Path | None,
                    deploy: DeployResult, evaluation: RoundEvaluation, url: str | None = None,
-                   evidence_dir: Path | None = None, model: Any = None
+                   evidence_dir: Path | None = None, model: Any = None, passes: int = 1
                    ) -> dict[str, EvaluatorResult]:
     """Every evaluator on one round's artifact (``url``: where it is served, for UI evaluators
     with a session of their own). An evaluator whose upstream did not succeed is ``skipped``
-    (scored 0: the build gate); one that raised is ``error`` (never scored)."""
+    (scored 0: the build gate); one that raised is ``error`` (never scored). ``passes``: how
+    often a model-based evaluator judges the artifact, each criterion by majority
+    (deterministic ones judge once: their passes could not differ)."""
     results: dict[str, EvaluatorResult] = {}
     for spec in run_order(specs):
         t0 = time.perf_counter()
@@ -174,17 +236,36 @@ async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace:
             continue
         denials: list[str] = []
         usage: list[Usage] = []
-        try:
+        acted: set[str] = set()  # the tools a model-driven persona's actions used
+
+        async def judge(spec: EvaluatorSpec = spec) -> list[JudgedCriterion]:
+            repeat = passes if model_based(spec) else 1
             if spec.kind == "ui" and spec.backend != "run":
-                criteria, denials = await _persona(spec, bt, url, evidence_dir)
-            else:  # reads records and files: off the event loop
-                criteria = await asyncio.to_thread(_judge, spec, bt, workspace, deploy,
-                                                   evaluation)
-                usage = await _reviewed(spec, bt, workspace, criteria, model)
+                runs = []
+                for k in range(repeat):
+                    check_tokens(spec, usage)
+                    pass_dir = evidence_dir / f"pass-{k + 1}" if evidence_dir and k else \
+                        evidence_dir
+                    got, denied, tools = await _persona(spec, bt, url, pass_dir, model, usage)
+                    acted.update(tools)
+                    runs.append(got)
+                    denials.extend(d for d in denied if d not in denials)
+                return combine_passes(runs)
+            # reads records and files: off the event loop
+            criteria = await asyncio.to_thread(_judge, spec, bt, workspace, deploy, evaluation)
+            await _reviewed(spec, bt, workspace, criteria, model, repeat, usage)
+            return criteria
+
+        try:
+            try:
+                criteria = await asyncio.wait_for(judge(), spec.budget.seconds)
+            except TimeoutError:
+                raise OverBudget(f"time budget of {spec.budget.seconds:g}s spent") from None
         except Exception as exc:  # noqa: BLE001 - the harness's failure, recorded
             results[spec.id] = EvaluatorResult(
                 evaluator=spec.id, stage=spec.stage, status="error", max_points=spec.points,
-                reason=f"{type(exc).__name__}: {exc}", duration_s=time.perf_counter() - t0)
+                reason=f"{type(exc).__name__}: {exc}", usage=usage,
+                duration_s=time.perf_counter() - t0)
             continue
         if spec.kind == "ui" and spec.backend == "run":  # the pass rate, not pass/fail
             score: float | None = spec.points * _ui_rate(bt, evaluation)
@@ -193,7 +274,8 @@ async def run_jury(specs: Mapping[str, EvaluatorSpec], bt: BenchTask, workspace:
         results[spec.id] = EvaluatorResult(
             evaluator=spec.id, stage=spec.stage, status="judged", score=score,
             max_points=spec.points, criteria=criteria, denials=denials, usage=usage,
-            tools=tools_used(spec, bt),
+            tools=sorted(acted) if spec.kind == "ui" and model_based(spec)
+            else tools_used(spec, bt),
             duration_s=time.perf_counter() - t0)
     return results
 

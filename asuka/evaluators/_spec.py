@@ -28,9 +28,11 @@ TOOLS: dict[str, frozenset[str]] = {
 class Budget(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    steps: int = Field(default=0, ge=0)       # 0: the kind's own bound
-    seconds: float = Field(default=600.0, gt=0)
-    tokens: int = Field(default=0, ge=0)      # 0: no LLM calls
+    # 0: the backend's own bound; else a model-driven persona's steps per criterion
+    steps: int = Field(default=0, ge=0)
+    seconds: float = Field(default=600.0, gt=0)   # the evaluator's wall clock per artifact
+    # 0: unbounded; else no model call starts once the evaluator's calls used this many tokens
+    tokens: int = Field(default=0, ge=0)
 
 
 class EvaluatorCriterion(BaseModel):
@@ -64,8 +66,9 @@ class EvaluatorSpec(BaseModel):
     default: bool = False                     # part of every evaluation's jury
     criteria: list[EvaluatorCriterion] = Field(default_factory=list)
     # ui: the UI agent judging as this evaluator ("run": the run's own, its verdicts on the
-    # task's criteria; "scripted": a session of its own on the served app, with ``options``)
-    backend: Literal["run", "scripted"] = "run"
+    # task's criteria; else a session of its own on the served app, with ``options``: the
+    # scripted checks, or a model playing the persona: browser-use, or hybrid)
+    backend: Literal["run", "scripted", "browser-use", "hybrid"] = "run"
     # the backend's options: a persona's viewport and input devices (``input: touch`` taps and
     # never hovers or types keys; ``input: keyboard`` has no pointer), as in ScriptedUIAgent
     options: dict[str, Any] = Field(default_factory=dict)
@@ -127,8 +130,8 @@ def load_evaluators(bench: Path) -> tuple[dict[str, EvaluatorSpec], list[Problem
         if spec.backend != "run":
             from asuka import uiagents
 
-            try:
-                uiagents.get(spec.backend, **spec.options)
+            try:  # the model is the run's when the file names none: any stands in for it
+                uiagents.get(spec.backend, **agent_options(spec, STAND_IN_MODEL))
             except (TypeError, ValueError) as exc:
                 problems.append(Problem(rel, "options", str(exc), _line_of(node, ("options",))))
         specs[spec.id] = spec
@@ -146,6 +149,29 @@ def load_evaluators(bench: Path) -> tuple[dict[str, EvaluatorSpec], list[Problem
         problems.append(Problem(f"{EVALUATORS_DIR}/{cycle[0]}.yaml", "depends_on",
                                 f"a cycle: {' -> '.join([*cycle, cycle[0]])}"))
     return specs, problems
+
+
+STAND_IN_MODEL = "openai:any@http://127.0.0.1:9/v1"  # never called: options are only built
+# UI backends a model drives (their verdicts can differ between passes); the others are
+# deterministic scripted checks
+SCRIPTED_BACKENDS = ("run", "scripted")
+
+
+def agent_options(spec: EvaluatorSpec, model: Any = None) -> dict[str, Any]:
+    """The options a persona UI evaluator's backend is built with: the file's ``options``, its
+    ``allowed_tools`` (enforced: a step or action outside them is denied and recorded) and, for
+    a model-driven backend, who the user is and which model plays it (the file's, else
+    ``model``)."""
+    options: dict[str, Any] = {**spec.options, "allowed_tools": spec.allowed_tools}
+    if spec.backend not in SCRIPTED_BACKENDS:
+        options["persona"] = spec.persona
+        if spec.budget.steps:
+            options.setdefault("max_steps", spec.budget.steps)
+        options.setdefault("model", spec.model or model)
+        if not options["model"]:
+            raise ValueError(f"{spec.id} needs a model (model: in its file, the run's UI "
+                             f"model, or --ui-opt jury_model=...)")
+    return options
 
 
 OPTION = "evaluators"  # the UI-agent option naming evaluators beyond the default jury

@@ -141,7 +141,8 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         if not result.ok or not result.url:
             ev = deploy_failure(bench_task, settings, result)
             ev.source = inspect_sources(bench_task, Path(workspace))
-            ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev)
+            ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
+                                     model=settings.jury_model, passes=settings.passes)
             return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
@@ -151,7 +152,8 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         # on the same artifact, still served: the build and code engineers read records and
         # files, a persona UI evaluator opens a session of its own
         ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
-                                 result.url, evidence_dir, settings.jury_model)
+                                 result.url, evidence_dir, settings.jury_model,
+                                 settings.passes)
         usage += [u for j in ev.jury.values() for u in j.usage]
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})

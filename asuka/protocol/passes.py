@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from asuka.results.contracts import flip_rate
 from asuka.results.scoring import Shape, weighted_criteria_pass_rate
-from asuka.schema import EvalTask, EvalTaskResult, Verdict
+from asuka.schema import EvalTask, EvalTaskResult, EvaluatorResult, Verdict
 
 Evaluator = Callable[[EvalTask], Awaitable[EvalTaskResult]]
 SEVERITY = ("fail", "not_found", "unverifiable", "error")
@@ -93,3 +93,38 @@ def pass_statistics(shape: Shape, results: Mapping[str, EvalTaskResult]) -> dict
             "flip_rate": sum(flips) / len(flips) if flips else 0.0,
             "pass_rates": rates, "sd": sd, "cv": sd / mean if mean else math.nan,
             "single": rates[0], "majority": weighted_criteria_pass_rate(shape, majority_passed)}
+
+
+def jury_pass_statistics(jury: Mapping[str, EvaluatorResult]) -> dict[str, dict]:
+    """The same for the jury's model-based evaluators judged more than once (``--eval-passes``;
+    their criteria carry each pass's verdict): per evaluator, the share of criteria whose
+    passes disagree, the flip rate over pass pairs (not-applicable counts as not passed), the
+    per-pass score as a share of the evaluator's points with its SD and CV, and the first
+    pass's score against the majority's."""
+    out = {}
+    for name, res in sorted(jury.items()):
+        repeated = [c for c in res.criteria if len(c.passes) > 1]
+        if res.status != "judged" or not repeated:
+            continue
+        n = max(len(c.passes) for c in repeated)
+
+        def share(verdicts: Mapping[str, str]) -> float | None:
+            applicable = [c for c in res.criteria if verdicts[c.id] != "na"]
+            total = sum(c.points for c in applicable)
+            return sum(c.points for c in applicable if verdicts[c.id] == "pass") / total \
+                if total else None
+
+        per_pass = [share({c.id: (c.passes[k] if len(c.passes) > k else c.verdict)
+                           for c in res.criteria}) for k in range(n)]
+        scores = [s for s in per_pass if s is not None]
+        mean = statistics.fmean(scores) if scores else math.nan
+        sd = statistics.stdev(scores) if len(scores) > 1 else 0.0
+        flips = [f for f in (flip_rate([v == "pass" for v in c.passes]) for c in repeated)
+                 if f is not None]
+        out[name] = {"passes": n,
+                     "disagreeing": sum(len(set(c.passes)) > 1 for c in repeated) / len(repeated),
+                     "flip_rate": sum(flips) / len(flips) if flips else 0.0,
+                     "pass_rates": per_pass, "sd": sd, "cv": sd / mean if mean else math.nan,
+                     "single": per_pass[0],
+                     "majority": share({c.id: c.verdict for c in res.criteria})}
+    return out

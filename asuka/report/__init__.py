@@ -27,7 +27,7 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
         out.insert(1, t.contracts_table(agg))
     if any(g.jury for g in agg.groups):
         out.insert(2, t.jury_table(agg))
-    if any(g.passes for g in agg.groups):
+    if any(g.passes or g.jury_passes for g in agg.groups):
         out.insert(3, t.passes_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))

@@ -21,7 +21,7 @@ from asuka.schema import TASK_TYPES
 from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
 from asuka.evaluators import jury_score
-from asuka.protocol.passes import pass_statistics
+from asuka.protocol.passes import jury_pass_statistics, pass_statistics
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
@@ -114,6 +114,8 @@ class GroupAggregate:
     # repeated evaluation passes on the last round: flip rate, SD and CV of the per-pass
     # weighted criteria pass rate, single pass vs majority (means over projects)
     passes: dict[str, Estimate] = field(default_factory=dict)
+    # the same per model-based evaluator of the jury judged more than once
+    jury_passes: dict[str, dict[str, Estimate]] = field(default_factory=dict)
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -214,6 +216,15 @@ def _passes(g: Group, ci: str) -> dict[str, Estimate]:
     return {m: g.estimate(lambda c, m=m: (stats(c) or {}).get(m), ci) for m in PASS_STATS}
 
 
+def _jury_passes(g: Group, ci: str) -> dict[str, dict[str, Estimate]]:
+    def stats(c: CellData) -> dict[str, dict]:
+        return jury_pass_statistics(c.records[-1].evaluation.jury) if c.records else {}
+
+    ids = sorted({i for c in g.cells for i in stats(c)})
+    return {i: {m: g.estimate(lambda c, i=i, m=m: stats(c).get(i, {}).get(m), ci)
+                for m in PASS_STATS} for i in ids}
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -269,7 +280,7 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
         full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
         out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
                                   _by_type(g, ci), full, contract_aggregate(g, tau, ci),
-                                  _jury(g, ci), _passes(g, ci)))
+                                  _jury(g, ci), _passes(g, ci), _jury_passes(g, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -308,7 +319,10 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
             **({"contract": g.contract.json()} if g.contract else {}),
             **({"jury": {k: estimate_json(e) for k, e in g.jury.items()}} if g.jury else {}),
             **({"passes": {k: estimate_json(e) for k, e in g.passes.items()}}
-               if g.passes else {})}
+               if g.passes else {}),
+            **({"jury_passes": {i: {k: estimate_json(e) for k, e in stats.items()}
+                                for i, stats in g.jury_passes.items()}}
+               if g.jury_passes else {})}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:

@@ -203,18 +203,21 @@ def passes_table(agg: Aggregate) -> Table:
     disagrees with itself, and single pass against the majority."""
     cols = ["criteria disagreeing", "flip rate", "SD", "CV", "single pass", "majority"]
     t = Table("passes", "Evaluation passes (last round's artifact): the evaluator against "
-              "itself", [*_head(agg), "n", *cols],
+              "itself", [*_head(agg), "n", "evaluator", *cols],
               percent={"criteria disagreeing", "flip rate", "single pass", "majority"})
+    keys = ("disagreeing", "flip_rate", "sd", "cv", "single", "majority")
     for g in agg.groups:
         if g.passes:
-            t.rows.append([*g.labels(agg.varying), g.n,
-                           *[g.passes[k] for k in ("disagreeing", "flip_rate", "sd", "cv",
-                                                   "single", "majority")]])
+            t.rows.append([*g.labels(agg.varying), g.n, "UI agent", *[g.passes[k] for k in keys]])
+        for evaluator, stats in g.jury_passes.items():
+            t.rows.append([*g.labels(agg.varying), g.n, evaluator, *[stats[k] for k in keys]])
     t.note = ("Each criterion of each artifact judged in every pass; the verdict is the "
               "majority. Criteria disagreeing: share with mixed outcomes across passes; flip "
               "rate: share of pass pairs that disagree; SD and CV: of the per-pass weighted "
               "criteria pass rate; single pass: the first pass's rate; majority: the rate the "
-              "run was scored on.")
+              "run was scored on. A jury evaluator (a model-based one: deterministic checks "
+              "judge once) is measured the same way on its criteria, its rates being its score "
+              "as a share of its points.")
     return t
 
 

@@ -21,7 +21,7 @@ from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_err
     round_tokens
 from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
     run_from_store, show
-from asuka.protocol.passes import pass_statistics
+from asuka.protocol.passes import jury_pass_statistics, pass_statistics
 from asuka.schema import BenchTask
 from asuka.results.scoring import VIEWS, round_metrics, status_counts
 from asuka.results.store import RunStore
@@ -51,6 +51,9 @@ def cell_summary(c: CellData) -> dict:
         passes = pass_statistics(c.shape, rec.evaluation.results)
         if passes is not None:  # repeated evaluation passes (--eval-passes)
             row["passes"] = passes
+        jury_passes = jury_pass_statistics(rec.evaluation.jury)
+        if jury_passes:  # the same for the jury's model-based evaluators
+            row["jury_passes"] = jury_passes
         rounds.append(row)
     s = c.spec
     return {"cell_id": c.cell_id, "agent": c.label, "task": c.task, "start": s["start"],

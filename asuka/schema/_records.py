@@ -146,6 +146,9 @@ class JudgedCriterion(BaseModel):
     points: float = 1.0
     reason: str = ""
     evidence: list[str] = Field(default_factory=list)
+    # each pass's verdict when a model-based evaluator judged it more than once (the verdict
+    # above is their majority)
+    passes: list[Literal["pass", "fail", "na"]] = Field(default_factory=list)
 
 
 class EvaluatorResult(BaseModel):

@@ -30,23 +30,12 @@ own ``ChatOpenAI`` / ``ChatAnthropic`` are built from it (``base_url``, key from
 ``api_key_env``, ``timeout_s``, ``max_retries`` for the SDK's retries, ``temperature`` when set,
 ``max_tokens``).
 
-Verdicts, one per criterion, ``backend="browser-use"``:
+Verdicts, one per criterion, ``backend="browser-use"``: the rules are in
+``browser_use_verdict.py`` (a pure mapping from the end of the run).
 
-- ``pass`` when the agent finished with ``success=true`` and ``passed=true``; the reason is the
-  agent's reason plus its evidence;
-- ``fail`` when it reported ``passed=false``, or ``success=false`` (it could not carry the test
-  out);
-- ``error`` "no verdict: ..." when it ended without a structured verdict: all ``max_steps`` used,
-  stopped after ``max_failures`` consecutive failed steps (e.g. replies that do not parse), or
-  the criterion's wall clock ran out. The judge failed to decide, which says nothing about the
-  app: the task's status is ``error`` (retried by the engine, never sent as feedback), and the
-  task's other criteria still run;
-- ``error`` when the LLM endpoint itself failed: 401/403/404 stop the agent at once, other HTTP
-  errors, connection failures and timeouts count when the agent ended on them (after the SDK's
-  and the agent's retries). The remaining criteria of the task are then not run (``error`` "not
-  run: ..."), and the task's status is ``error`` so the DAG engine retries it. A browser that does
-  not start, and an app that does not answer at all at ``base_url`` (checked once per task,
-  before any LLM call), also give ``error``.
+A persona (``allowed_tools``, ``input``, ``persona``: a persona evaluator's user,
+``asuka.evaluators``): the persona is told in the task prompt, and an action whose tool the user
+lacks is denied when executed (``browser_use_tools.RestrictedTools``), noted in the verdict.
 
 Evidence. ``Evidence.screenshot``: ``<eval_task_id>.png`` in ``evidence_dir``, a full-page shot of
 the last criterion's final page (``None`` without ``evidence_dir`` or when no shot could be
@@ -84,7 +73,7 @@ os.environ.setdefault("TIMEOUT_BrowserStartEvent", "90")
 os.environ.setdefault("TIMEOUT_BrowserLaunchEvent", "60")
 
 import httpx  # noqa: E402
-from browser_use import Agent, Browser, ChatAnthropic, ChatOpenAI, Tools  # noqa: E402
+from browser_use import Agent, Browser, ChatAnthropic, ChatOpenAI  # noqa: E402
 
 from asuka.llm import ModelSpec  # noqa: E402
 from asuka.llm import prices  # noqa: E402
@@ -105,6 +94,8 @@ from asuka.uiagents.browser_use_errors import (  # noqa: E402
 )
 from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
 from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
+from asuka.uiagents.browser_use_tools import RestrictedTools, denial_note  # noqa: E402
+from asuka.uiagents.input_modes import INPUTS  # noqa: E402
 from asuka.uiagents.browser_use_verdict import NO_VERDICT, RunEnd, RunLimits, decide, \
     execution_trace  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
@@ -133,7 +124,9 @@ class BrowserUseUIAgent:
                  max_actions_per_step: int = 5, step_timeout_s: float = 180,
                  llm_timeout_s: float | None = None,
                  exclude_actions: tuple[str, ...] = ("search", "evaluate"),
-                 viewport: tuple[int, int] | None = None, launch_attempts: int = 2) -> None:
+                 viewport: tuple[int, int] | None = None, launch_attempts: int = 2,
+                 allowed_tools: list[str] | None = None, input: str = "any",
+                 persona: str | None = None) -> None:
         self.spec = ModelSpec.coerce(model)
         self.max_steps = int(max_steps)
         self.use_vision = use_vision
@@ -149,6 +142,12 @@ class BrowserUseUIAgent:
         self.exclude_actions = tuple(exclude_actions)
         self.viewport = viewport
         self.launch_attempts = int(launch_attempts)
+        # a persona evaluator's user: its tools (a call outside them is denied when executed),
+        # its input mode (a click is a tap on a phone) and who it is, told in the task prompt
+        self.allowed_tools = frozenset(allowed_tools) if allowed_tools is not None else None
+        if input not in INPUTS:
+            raise ValueError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
+        self.input, self.persona = input, persona
         self._price = self.spec.price if self.spec.price is not None else prices.lookup(
             self.spec.model)
 
@@ -304,7 +303,8 @@ class BrowserUseSession:
             await self._record_usage(end.agent, end.history, probe)
             limits = RunLimits(a.spec.label, a.max_steps, a.max_failures,
                                a.criterion_timeout_s)
-            return verdict(*decide(end, probe, limits, brief)).model_copy(
+            denied = denial_note(end.agent.tools.denials)
+            return verdict(*decide(end, probe, limits, brief, denied)).model_copy(
                 update={"trace": execution_trace(end.history)})
         finally:
             await self._dispose(browser, end.agent, pid, workdir)
@@ -314,12 +314,13 @@ class BrowserUseSession:
         a = self.agent
         excluded = list(a.exclude_actions) + (["screenshot"] if a.use_vision is True else [])
         return Agent(
-            task=build_task(self.base_url, eval_task, crit), llm=probe.instrument(a.make_llm()),
+            task=build_task(self.base_url, eval_task, crit, a.persona),
+            llm=probe.instrument(a.make_llm()),
             browser=browser,
             # without a profile browser-use copies its default one, which makes a downloads
             # folder in the system temp dir
             browser_profile=browser.browser_profile,
-            tools=Tools(exclude_actions=excluded),
+            tools=RestrictedTools(excluded, a.input, a.allowed_tools),
             output_model_schema=CriterionVerdict, use_vision=a.use_vision, use_judge=False,
             initial_actions=[{"navigate": {"url": self.base_url}}],
             directly_open_url=False, max_failures=a.max_failures,

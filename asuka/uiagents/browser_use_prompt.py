@@ -42,10 +42,20 @@ class CriterionVerdict(BaseModel):
     evidence: str = Field(description="concrete texts, values or states seen on the page")
 
 
-def build_task(base_url: str, eval_task: EvalTask, criterion: Criterion) -> str:
-    """The browser-use task prompt for one criterion."""
-    return TASK_TEMPLATE.format(base_url=base_url, summary=eval_task.summary.strip(),
+PERSONA_TEMPLATE = """
+
+You test as this user, and only with what this user has: {persona}
+An action this user does not have is denied when you try it; then reach the goal another way
+this user could. If the criterion cannot be tested at all as this user, call done with
+success=false and say which action was missing."""
+
+
+def build_task(base_url: str, eval_task: EvalTask, criterion: Criterion,
+               persona: str | None = None) -> str:
+    """The browser-use task prompt for one criterion (``persona``: a persona evaluator's user)."""
+    text = TASK_TEMPLATE.format(base_url=base_url, summary=eval_task.summary.strip(),
                                 criterion=criterion.text.strip())
+    return text + (PERSONA_TEMPLATE.format(persona=" ".join(persona.split())) if persona else "")
 
 
 # Records console errors and failed resource loads of every document of the tab into

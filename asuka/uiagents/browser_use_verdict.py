@@ -1,8 +1,27 @@
 """How the end of one browser-use agent run becomes a criterion's verdict.
 
 A pure mapping from what the run left behind (its history, the LLM probe's record, whether the
-wall clock ran out, an exception) to ``(status, reason)``; the rules are listed in
-``browser_use.py``'s module docstring under "Verdicts". No browser, no LLM call.
+wall clock ran out, an exception) to ``(status, reason)``. No browser, no LLM call.
+
+Verdicts, one per criterion, ``backend="browser-use"``:
+
+- ``pass`` when the agent finished with ``success=true`` and ``passed=true``; the reason is the
+  agent's reason plus its evidence;
+- ``fail`` when it reported ``passed=false``, or ``success=false`` (it could not carry the test
+  out);
+- ``error`` "no verdict: ..." when it ended without a structured verdict: all ``max_steps`` used,
+  stopped after ``max_failures`` consecutive failed steps (e.g. replies that do not parse), or
+  the criterion's wall clock ran out. The judge failed to decide, which says nothing about the
+  app: the task's status is ``error`` (retried by the engine, never sent as feedback), and the
+  task's other criteria still run;
+- ``error`` when the LLM endpoint itself failed: 401/403/404 stop the agent at once, other HTTP
+  errors, connection failures and timeouts count when the agent ended on them (after the SDK's
+  and the agent's retries). The remaining criteria of the task are then not run (``error`` "not
+  run: ..."), and the task's status is ``error`` so the DAG engine retries it. A browser that does
+  not start, and an app that does not answer at all at ``base_url`` (checked once per task,
+  before any LLM call), also give ``error``.
+- ``unverifiable`` when a persona's user was denied an action (its tools) and the agent then
+  reported ``success=false``: the test needs what this user lacks, not the app's failure.
 """
 
 from __future__ import annotations
@@ -55,7 +74,10 @@ def structured_verdict(history: Any) -> tuple[CriterionVerdict | None, bool | No
 
 
 def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
-           describe_error: Any = str) -> tuple[str, str]:
+           describe_error: Any = str, denied: str = "") -> tuple[str, str]:
+    """``denied``: the actions this user was denied during the run (a persona's restricted
+    tools), noted in the reason; a test the agent could not carry out after a denial is
+    ``unverifiable`` for this user, not the app's failure."""
     if probe.fatal is not None:
         return "error", f"LLM endpoint failed ({limits.model_label}): {probe.fatal}"
     result, success = structured_verdict(end.history)
@@ -63,9 +85,13 @@ def decide(end: RunEnd, probe: LLMProbe, limits: RunLimits,
         text = result.reason.strip() or "(no reason given)"
         if result.evidence.strip():
             text += f" (evidence: {result.evidence.strip()})"
+        note = f" [{denied}]" if denied else ""
+        if success is False and denied:
+            return "unverifiable", f"the test needs an action this user does not have: " \
+                                   f"{text}{note}"
         if success is False:
             return "fail", f"the agent could not carry out the test: {text}"
-        return ("pass" if result.passed else "fail"), text
+        return ("pass" if result.passed else "fail"), text + note
     if probe.endpoint_streak and probe.last_error is not None:
         return "error", (f"LLM endpoint failed ({limits.model_label}) after "
                          f"{probe.failed} failed call(s): {probe.last_error[1]}")

@@ -63,7 +63,11 @@ class HybridUIAgent:
                  grounding_model: str | ModelSpec | dict | None = None,
                  grounding_cache: str | Path | None = None,
                  **browser_use_options: Any) -> None:
-        shared = {"executable_path": executable_path, "headless": headless}
+        shared: dict[str, Any] = {"executable_path": executable_path, "headless": headless}
+        # a persona's user restrictions bind both stages (the persona text only the model)
+        shared.update({k: browser_use_options.pop(k) for k in ("allowed_tools", "input",
+                                                             "viewport")
+                       if k in browser_use_options})
         opts = {**shared, **(scripted or {})}
         if grounding is not None:
             opts["grounding"] = "llm" if grounding is True else grounding

@@ -101,3 +101,39 @@ async def set_checked(mode: str, page: Any, target: Any, checked: bool,
         await page.keyboard.press("Space")
     if await target.is_checked() != checked:
         raise StepFailed(f"{'checking' if checked else 'unchecking'} it did not change its state")
+
+
+# ---------------------------------------------------------------- browser-use's actions
+
+# the evaluator tool each browser-use action is; its own bookkeeping (finishing, waiting, its
+# scratch files) is no user interaction and always allowed
+BROWSER_USE_TOOLS = {
+    "navigate": "navigate", "go_back": "navigate", "switch": "navigate", "close": "navigate",
+    "click": "click", "input": "type", "send_keys": "keyboard", "upload_file": "upload",
+    "dropdown_options": "select", "select_dropdown": "select", "screenshot": "screenshot",
+    "extract": "read-page", "search_page": "read-page", "find_elements": "read-page",
+    "find_text": "read-page", "scroll": "read-page",
+}
+BROWSER_USE_INTERNAL = frozenset({"done", "wait", "write_file", "replace_file", "read_file"})
+
+
+def browser_use_tool(mode: str, action: str) -> str | None:
+    """The tool a browser-use action needs for this user (None: bookkeeping, always allowed;
+    ``"?"``: an action with no tool, denied whenever tools are restricted)."""
+    if action in BROWSER_USE_INTERNAL:
+        return None
+    tool = BROWSER_USE_TOOLS.get(action, "?")
+    # a browser-use click is a pointer event whatever the user: a tap on a phone, else a click
+    # (a keyboard-only user has none and reaches targets with send_keys)
+    return ("tap" if mode == "touch" else "click") if tool == "click" else tool
+
+
+def browser_use_denial(mode: str, action: str, allowed: frozenset[str] | None) -> str | None:
+    """Why this user may not take the action (None: allowed)."""
+    tool = browser_use_tool(mode, action)
+    if tool is None or allowed is None or tool in allowed:
+        return None
+    if tool == "?":
+        return f"{DENIED_PREFIX}the action {action!r} is not a tool of this evaluator"
+    return (f"{DENIED_PREFIX}{action} needs the tool {tool!r}, which is not in this "
+            f"evaluator's allowed_tools")
