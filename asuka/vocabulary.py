@@ -16,6 +16,16 @@ PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 Start = Literal["query", "prd"]
 STARTS: tuple[str, ...] = get_args(Start)
 
+# what the code agent is told after a round (WatchPoint's ablation): nothing, the user's words
+# on the executed failures, those plus the diagnostic probes' observations, or the observations
+# alone (asuka.probes)
+Feedback = Literal["none", "failures", "failures+probes", "probes"]
+FEEDBACKS: tuple[str, ...] = get_args(Feedback)
+# when the probes run, if the feedback has them: every round, never, by the project's class
+# (WatchPoint's package.json classifier), or while the agent fixes too little on its own
+Routing = Literal["always", "never", "by-class", "by-self-fix"]
+ROUTINGS: tuple[str, ...] = get_args(Routing)
+
 # how much the user says per failure
 Verbosity = Literal["low", "medium", "high"]
 VERBOSITIES: tuple[str, ...] = get_args(Verbosity)

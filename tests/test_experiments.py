@@ -87,6 +87,11 @@ def test_bundled_experiments_expand(mini):
     repeats = shapes["contracts-repeats"]  # 7 contract tasks x 2 agents x 3 repeats
     assert len(repeats) == 42 and {c.seed for c in repeats} == {0, REPEAT_STRIDE,
                                                                2 * REPEAT_STRIDE}
+    conditions = {(c.feedback, c.routing) for c in shapes["feedback"]}
+    assert conditions == {("none", "always"), ("failures", "always"),
+                          ("failures+probes", "always"), ("failures+probes", "by-self-fix"),
+                          ("probes", "always"), ("probes", "by-self-fix")}
+    assert len(shapes["feedback"]) == 2 * 4 * 6  # agents x tasks x conditions
     (llm,) = shapes["llm-example"]
     assert llm.agent == "llm" and llm.agent_options["model"].startswith("openai:")
     assert llm.user == "llm" and llm.user_options["verbosity"] == "low"

@@ -42,6 +42,15 @@ def run(
     user_model: Annotated[str | None, typer.Option(
         help="Model of the llm user (default: --model).")] = None,
     verbosity: Annotated[str, typer.Option(help="Feedback verbosity: low, medium, high.")] = "low",
+    feedback: Annotated[str, typer.Option(
+        help="What the agent reads after a round: none, failures, failures+probes, probes "
+             "(the diagnostic probes' observations).")] = "failures",
+    routing: Annotated[str, typer.Option(
+        help="When the probes run: always, never, by-class, by-self-fix.")] = "always",
+    probes: Annotated[str, typer.Option(help="Probe backend: scripted or llm.")] = "scripted",
+    probe_opt: Annotated[list[str] | None, typer.Option(
+        "--probe-opt", help="Probe option KEY=VALUE (repeatable), e.g. top_k=3 or "
+                            "model=openai:gpt-4o-mini.")] = None,
     rounds: Annotated[int, typer.Option(min=1, help="Round budget.")] = 3,
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
                                              help="Soft-satisfaction threshold T.")] = 0.5,
@@ -105,7 +114,9 @@ def run(
             "rounds": [rounds], "thresholds": [threshold], "protocols": [protocol],
             "starts": [start], "verbosity": [verbosity], "seeds": [seed],
             "ui": {"backend": ui, "options": ui_options},
-            "user": {"backend": user, "options": user_options}, "concurrency": concurrency}
+            "user": {"backend": user, "options": user_options}, "concurrency": concurrency,
+            "feedback": [feedback], "routing": [routing],
+            "probes": {"backend": probes, "options": parse_opts(probe_opt or [], "--probe-opt")}}
     try:
         specs = expand(parse_experiment(grid, "<command line>"), tasks)
     except ExperimentError as exc:
@@ -139,7 +150,8 @@ def run(
 GRID_FLAGS = {"agents": "--agent/--profile/--model/--tool", "rounds": "--rounds",
               "thresholds": "--threshold", "protocols": "--protocol", "starts": "--start",
               "verbosity": "--verbosity", "seeds": "--seed", "ui": "--ui", "user": "--user",
-              "concurrency": "--concurrency", "tasks": "--task"}
+              "concurrency": "--concurrency", "tasks": "--task", "feedback": "--feedback",
+              "routing": "--routing", "probes": "--probes"}
 
 
 def choose_tasks(root: Path, task: list[str] | None, subset: str | None,

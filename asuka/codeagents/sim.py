@@ -8,7 +8,11 @@ fixing a feature that feedback names, of an ok feature regressing, and the share
 are broken rather than missing.
 
 It learns about its defects only from the feedback text: a defective feature is attempted only
-when the feedback names one of the evaluation tasks it serves ("task 6 / crit 0 — ...").
+when the feedback names one of the evaluation tasks it serves ("task 6 / crit 0 — ...", or a
+probe's observation of one of its criteria, "CHECK T6.c0 count[...]: 0"). A feature whose
+failure the probes observed is fixed with the higher chance fix + (1 - fix) x probe_gain: how
+much a diagnosis helps is the profile's assumption (WatchPoint measured 57.6 % recovery with
+diagnostics for a weak coding model), not something the simulator measures.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from asuka.schema import Task
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
 _TASK_REF = re.compile(r"\btask\s+(\d+)\s*/\s*crit", re.I)
+_CHECK_REF = re.compile(r"^CHECK (\S+) ", re.M)
 
 
 class TypeProfile(BaseModel):
@@ -37,6 +42,7 @@ class TypeProfile(BaseModel):
     fix: float = Field(ge=0, le=1)
     regress: float = Field(ge=0, le=1)
     broken: float = Field(ge=0, le=1)
+    probe_gain: float = Field(default=0.0, ge=0, le=1)  # see the module docstring
 
 
 class SimProfile(BaseModel):
@@ -67,6 +73,12 @@ def named_tasks(task: Task, feedback: str | None) -> set[str]:
     """Evaluation-task ids that the feedback refers to as 'task N / crit K'."""
     ids = [et.id for et in task.eval_tasks]
     return {ids[int(n)] for n in _TASK_REF.findall(feedback or "") if int(n) < len(ids)}
+
+
+def observed_tasks(task: Task, feedback: str | None) -> set[str]:
+    """Evaluation-task ids whose criteria a probe observation names ('CHECK <criterion> ...')."""
+    owner = {c.id: et.id for et in task.eval_tasks for c in et.criteria}
+    return {owner[c] for c in _CHECK_REF.findall(feedback or "") if c in owner}
 
 
 def failing_tasks(task: Task, states: dict[str, FeatureState]) -> set[str]:
@@ -119,7 +131,8 @@ class SimCodeAgent:
                        f" of {len(states)} features right")
         else:
             states = dict(prev)
-            named = named_tasks(task, ctx.feedback)
+            observed = observed_tasks(task, ctx.feedback)
+            named = named_tasks(task, ctx.feedback) | observed
             before = failing_tasks(task, states)
             for name in sorted(task.features):
                 p = self.profile.for_type(task.feature_type(name))
@@ -129,9 +142,11 @@ class SimCodeAgent:
                         states[name] = self._miss(rng, p, variants.get(name, False))
                         log.append(f"regressed {name} -> {states[name]}")
                     continue
-                if not (failing_tasks(task, {name: state}) & named):
+                serves = failing_tasks(task, {name: state})
+                if not serves & named:
                     continue  # feedback says nothing this agent could tie to the feature
-                if rng.random() < p.fix:
+                fix = p.fix + (1 - p.fix) * p.probe_gain if serves & observed else p.fix
+                if rng.random() < fix:
                     states[name] = "ok"
                     log.append(f"fixed {name}")
                 else:

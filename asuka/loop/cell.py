@@ -23,27 +23,29 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from asuka import codeagents, uiagents, users
+from asuka import codeagents, probes, uiagents, users
 from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.protocol.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
 from asuka.evaluators import EVALUATORS_OPTION, default_jury
 from asuka.pairwise import OPTION as PAIRWISE_OPTION, make_judge
+from asuka.probes import ProbeSettings, compose_feedback
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import copy_data
 from asuka.benchmark.proof import fingerprint
 from asuka.results.provenance import asuka_version, cell_provenance, changed_parts
-from asuka.schema import BenchTask
+from asuka.schema import BenchTask, RoundEvaluation
+from asuka.users.base import FeedbackResult
 from asuka.results.scoring import Shape
 from asuka.results.store import WORKSPACE_DIR, RoundRecord, RunStore
-from asuka.vocabulary import Protocol, Start
+from asuka.vocabulary import Feedback, Protocol, Routing, Start
 
 
 class CellSpec(BaseModel):
@@ -64,6 +66,16 @@ class CellSpec(BaseModel):
     seed: int = 0
     concurrency: int = Field(default=3, ge=1)
     max_retry: int = Field(default=3, ge=0)
+    # what the agent reads after a round, and when the diagnostic probes run (asuka.probes)
+    feedback: Feedback = "failures"
+    routing: Routing = "always"
+    probes: str = "scripted"
+    probe_options: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def probing(self) -> bool:
+        """Whether the feedback condition has the probes' observations."""
+        return "probes" in self.feedback
 
     @property
     def agent_label(self) -> str:
@@ -76,13 +88,22 @@ class CellSpec(BaseModel):
     @property
     def cell_id(self) -> str:
         """Readable and deterministic; a short hash keeps distinct option sets apart."""
-        digest = hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:8]
+        # fields added since cell ids were first made count only away from their defaults, so
+        # the cells of earlier runs keep their ids (and resume)
+        later = {k for k in LATER_FIELDS if getattr(self, k) == CellSpec.model_fields[k]
+                 .get_default(call_default_factory=True)}
+        digest = hashlib.sha256(self.model_dump_json(exclude=later).encode()).hexdigest()[:8]
         name = (f"{self.agent_label}_{self.task}_{self.start}_{self.protocol}"
                 f"-T{self.threshold:g}_s{self.seed}")
+        if self.feedback != "failures":  # the paper's loop keeps its short names
+            name += f"_fb-{self.feedback}" + (f"-{self.routing}" if self.probing else "")
         safe = "".join(ch if ch.isalnum() or ch in "-_.+" else "-" for ch in name)
         return f"{safe}_{digest}"
 
 
+LATER_FIELDS = ("feedback", "routing", "probes", "probe_options")
+# probe_options of the stage itself (the rest build the probe backend)
+STAGE_OPTIONS = ("top_k", "self_fix_threshold", "window")
 ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)
 # code agents that run processes of their own, sealed to the workspace
 SEALED_AGENTS = ("cli", "llm")
@@ -119,14 +140,20 @@ def evaluation_key(spec: CellSpec, bt: BenchTask, artifact: str,
         jury = default_jury(bt.root, split_ui_options(spec.ui_options)[0].get(EVALUATORS_OPTION))
     if jury:
         parts["jury"] = {i: s.model_dump(mode="json") for i, s in sorted(jury.items())}
+    if spec.probing:  # a reused evaluation brings its probes' observations along
+        parts["probes"] = {"backend": spec.probes, "options": spec.probe_options,
+                           "routing": spec.routing}
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agent: Any,
-                         deployer: Deployer, store: RunStore, cell_id: str, r: int
+                         deployer: Deployer, store: RunStore, cell_id: str, r: int,
+                         prober: Any = None, history: Sequence[RoundEvaluation] = ()
                          ) -> EvalOutcome:
     """Round ``r``'s evaluation: the verdicts of an identical evaluation earlier in the run
-    when the store reuses them (no deploy, no browser, no cost), else a new one."""
+    when the store reuses them (no deploy, no browser, no cost), else a new one (``prober``:
+    the cell's probe backend when its feedback has the probes; ``history``: its earlier
+    rounds' evaluations, for their routing)."""
     artifact = await asyncio.to_thread(artifact_hash, workspace)
     own, rest = split_ui_options(spec.ui_options)
     jury = default_jury(bt.root, own.get(EVALUATORS_OPTION))  # read once per round
@@ -138,12 +165,21 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     settings = EvalSettings(spec.protocol, spec.threshold, spec.concurrency, spec.max_retry,
                             pairwise=make_judge(own.get(PAIRWISE_OPTION), rest), jury=jury,
                             passes=int(own.get(PASSES_OPTION, 1)),
-                            jury_model=own.get(JURY_MODEL_OPTION) or rest.get("model"))
+                            jury_model=own.get(JURY_MODEL_OPTION) or rest.get("model"),
+                            probes=probe_settings(spec, prober), history=history)
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)
     outcome.evaluation.key = key
     return outcome
+
+
+def probe_settings(spec: CellSpec, prober: Any) -> ProbeSettings | None:
+    if prober is None or not spec.probing:
+        return None
+    opts = {k: spec.probe_options[k] for k in STAGE_OPTIONS
+            if k in spec.probe_options}
+    return ProbeSettings(prober, spec.routing, **opts)
 
 
 def _all_passed(rec: RoundRecord) -> bool:
@@ -197,8 +233,9 @@ async def _step(kind_of_other: str, what: str, r: int | None, coro: Any) -> Any:
         raise CellFailed(kind_of_other, f"{what}: {_describe(exc)}", r) from exc
 
 
-def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
-    """Build and preflight the three roles: configuration errors surface before round 1."""
+def build_backends(spec: CellSpec) -> tuple[Any, Any, Any, Any]:
+    """Build and preflight the roles (the code agent, the UI agent, the user, the prober when
+    the feedback has probes): configuration errors surface before round 1."""
     try:
         agent = codeagents.get(spec.agent, **spec.agent_options)
         own, ui_options = split_ui_options(spec.ui_options)
@@ -206,10 +243,15 @@ def build_backends(spec: CellSpec) -> tuple[Any, Any, Any]:
         user = users.get(spec.user, **spec.user_options)
         if int(own.get(PASSES_OPTION, 1)) < 1:
             raise ValueError(f"{PASSES_OPTION} must be at least 1")
-        preflight(agent, ui_agent, user, make_judge(own.get(PAIRWISE_OPTION), ui_options))
+        prober = None
+        if spec.probing:
+            opts = {k: v for k, v in spec.probe_options.items() if k not in STAGE_OPTIONS}
+            prober = probes.registry.get(spec.probes, **opts)
+        preflight(agent, ui_agent, user, make_judge(own.get(PAIRWISE_OPTION), ui_options),
+                  *([prober] if prober is not None else []))
     except (SetupError, ValueError, TypeError, KeyError, ImportError) as exc:
         raise CellFailed("setup", _describe(exc)) from exc
-    return agent, ui_agent, user
+    return agent, ui_agent, user, prober
 
 
 def with_unsandboxed_agents(spec: CellSpec) -> CellSpec:
@@ -260,7 +302,7 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
 async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
                       on_progress: ProgressCb | None) -> dict:
     cell_id = spec.cell_id
-    agent, ui_agent, user = build_backends(spec)
+    agent, ui_agent, user, prober = build_backends(spec)
     shape = Shape.of(bt.task)
     # what an agent's processes must never see: the benchmark's answers and the run store
     bench = Path(bt.root).resolve().parents[1]
@@ -277,7 +319,7 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         prev = history[-1] if history else None
         ctx = RoundContext(
             bench_task=bt, round=r, start=spec.start, workspace=ws, seed=spec.seed,
-            feedback=prev.feedback if prev else None,
+            feedback=(prev.feedback or None) if prev else None,
             prd=bt.prd if (r == 1 and spec.start == "prd") else None,
             previous_meta=prev.agent.meta if prev else None,
             agent_home=ws.parent / "home", sealed=sealed)
@@ -291,12 +333,16 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         if on_progress:
             on_progress(cell_id, r, "evaluate")
         outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_round(
-            spec, bt, ws, ui_agent, deployer, store, cell_id, r))
-        fb = await _step("harness", f"user ({spec.user})", r,
-                         user.feedback(bt.task, outcome.evaluation, r))
+            spec, bt, ws, ui_agent, deployer, store, cell_id, r, prober,
+            [h.evaluation for h in history]))
+        fb = FeedbackResult(text="")
+        if "failures" in spec.feedback:  # the user speaks only where the condition has it
+            fb = await _step("harness", f"user ({spec.user})", r,
+                             user.feedback(bt.task, outcome.evaluation, r))
+        feedback = compose_feedback(spec.feedback, fb.text, outcome.evaluation.probes)
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,
-                          deploy=outcome.deploy, feedback=fb.text, user=fb.meta,
+                          deploy=outcome.deploy, feedback=feedback or "", user=fb.meta,
                           timings={"agent_s": t_agent, **outcome.timings})
         store.finish_round(cell_id, rec, shape)
         history.append(rec)

@@ -26,7 +26,7 @@ from asuka.benchmark.loading import (  # the benchmark validator's error locatio
 from asuka.benchmark.loading import _line_of as _line
 from asuka.loop.cell import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
-from asuka.vocabulary import Protocol, Start, Verbosity
+from asuka.vocabulary import Feedback, Protocol, Routing, Start, Verbosity
 
 
 
@@ -145,15 +145,17 @@ class Grid(Strict):
     verbosity: list[Verbosity] | None = None
     seeds: list[int] | None = None
     repeats: int | None = Field(default=None, ge=1)
+    feedback: list[Feedback] | None = None   # what the agent reads (asuka.probes)
+    routing: list[Routing] | None = None     # when the probes run, if the feedback has them
 
     @field_validator("rounds", "thresholds", "protocols", "starts", "verbosity", "seeds",
-                     mode="before")
+                     "feedback", "routing", mode="before")
     @classmethod
     def _scalar(cls, v: Any) -> Any:
         return v if isinstance(v, list) or v is None else [v]
 
     @field_validator("agents", "rounds", "thresholds", "protocols", "starts", "verbosity",
-                     "seeds")
+                     "seeds", "feedback", "routing")
     @classmethod
     def _non_empty(cls, v: list | None) -> list | None:
         if v is not None and not v:
@@ -174,8 +176,13 @@ class Experiment(Grid):
     verbosity: list[Verbosity] = ["low"]
     seeds: list[int] = [0]
     repeats: int = Field(default=1, ge=1)
+    feedback: list[Feedback] = ["failures"]
+    routing: list[Routing] = ["always"]
     ui: RoleSpec = RoleSpec(backend="scripted")
     user: RoleSpec = RoleSpec(backend="template")
+    # the diagnostic probe backend (scripted, llm) and its options; the stage's own options
+    # (top_k, self_fix_threshold, window) go here too
+    probes: RoleSpec = RoleSpec(backend="scripted")
     concurrency: int = Field(default=3, ge=1)   # browser contexts per cell
     max_retry: int = Field(default=3, ge=0)
     cells: int = Field(default=1, ge=1)         # cells at once (sweep --cells overrides)
@@ -186,17 +193,18 @@ class Experiment(Grid):
     _source: str = PrivateAttr(default="<experiment>")
     _node: Any = PrivateAttr(default=None)
 
-    @field_validator("ui", "user", mode="before")
+    @field_validator("ui", "user", "probes", mode="before")
     @classmethod
     def _role(cls, v: Any) -> Any:
         return {"backend": v} if isinstance(v, str) else v
 
-    @field_validator("ui", "user")
+    @field_validator("ui", "user", "probes")
     @classmethod
     def _backend(cls, v: RoleSpec, info: ValidationInfo) -> RoleSpec:
-        from asuka import uiagents, users
+        from asuka import probes, uiagents, users
 
-        reg = uiagents.registry if info.field_name == "ui" else users.registry
+        reg = {"ui": uiagents.registry, "user": users.registry,
+               "probes": probes.registry}[info.field_name]
         if v.backend not in reg.names():
             raise ValueError(f"unknown backend {v.backend!r}; known: {', '.join(reg.names())}")
         return v
@@ -326,13 +334,19 @@ def expand(exp: Experiment, bench_tasks: Sequence[BenchTask] | Mapping[str, Benc
         if agent_labels:
             agents = [a for a in agents if a.display() in agent_labels]
         seeds = [s + REPEAT_STRIDE * k for s in g["seeds"] for k in range(g["repeats"])]
-        for a, t, start, rounds, protocol, th, verb, seed in itertools.product(
+        for a, t, start, rounds, protocol, th, verb, seed, fb, routing in itertools.product(
                 agents, ids, g["starts"], g["rounds"], g["protocols"], g["thresholds"],
-                g["verbosity"], seeds):
+                g["verbosity"], seeds, g["feedback"], g["routing"]):
             if protocol == "flat" and th != g["thresholds"][0]:
                 continue  # flat gates nothing: T would only duplicate cells
+            if "probes" not in fb and routing != g["routing"][0]:
+                continue  # without probes the routing decides nothing
             s = _cell(exp, a, t, start, rounds, protocol, th, verb, seed, max_rounds,
                       concurrency)
+            if "probes" in fb:  # else the probe settings stay at their defaults
+                s = s.model_copy(update={"routing": routing, "probes": exp.probes.backend,
+                                         "probe_options": exp.probes.factory_options()})
+            s = s.model_copy(update={"feedback": fb})
             specs.setdefault(s.cell_id, s)
     return list(specs.values())
 

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from asuka.evaluators import inspect_sources, run_jury
 from asuka.pairwise import judge_presentation
@@ -38,6 +38,10 @@ class EvalSettings:
     jury: Mapping[str, Any] = field(default_factory=dict)
     passes: int = 1  # evaluations of each task per artifact, verdicts by majority
     jury_model: Any = None  # the model of jury checks that need one (default: the UI model)
+    # the diagnostic probes after the verdicts (asuka.probes.ProbeSettings; None: none), and
+    # the cell's earlier evaluations their routing may look at
+    probes: Any = None
+    history: Sequence[RoundEvaluation] = ()
 
 
 @dataclass
@@ -143,7 +147,9 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
             ev.source = inspect_sources(bench_task, Path(workspace))
             ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
                                      model=settings.jury_model, passes=settings.passes)
-            return EvalOutcome(ev, result, timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
+            await _probe(settings, bench_task, ev, None, Path(workspace))
+            return EvalOutcome(ev, result, list(ev.probes.usage) if ev.probes else [],
+                               timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
                                           evidence_dir, artifact=artifact)
@@ -155,7 +161,19 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
                                  result.url, evidence_dir, settings.jury_model,
                                  settings.passes)
         usage += [u for j in ev.jury.values() for u in j.usage]
+        # last, while still served: the diagnostics of the executed failures
+        await _probe(settings, bench_task, ev, result.url, Path(workspace))
+        usage += ev.probes.usage if ev.probes else []
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
     finally:
         await asyncio.to_thread(deployment.stop)
+
+
+async def _probe(settings: EvalSettings, bench_task: BenchTask, ev: RoundEvaluation,
+                 url: str | None, workspace: Path) -> None:
+    if settings.probes is not None:
+        from asuka.probes import run_probes
+
+        ev.probes = await run_probes(settings.probes, bench_task, ev, url, workspace,
+                                     settings.history)

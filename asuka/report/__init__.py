@@ -29,6 +29,9 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
         out.insert(2, t.jury_table(agg))
     if any(g.passes or g.jury_passes for g in agg.groups):
         out.insert(3, t.passes_table(agg))
+    if "feedback" in agg.varying or "routing" in agg.varying or any(
+            str(g.setting.get("feedback", "failures")) != "failures" for g in agg.groups):
+        out.insert(1, t.feedback_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
     src = (run.meta.get("reeval") or {}).get("source")

@@ -22,6 +22,7 @@ from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_task
     status_counts
 from asuka.evaluators import jury_score
 from asuka.protocol.passes import jury_pass_statistics, pass_statistics
+from asuka.results.fixes import fix_rate, recovery
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
@@ -116,6 +117,8 @@ class GroupAggregate:
     passes: dict[str, Estimate] = field(default_factory=dict)
     # the same per model-based evaluator of the jury judged more than once
     jury_passes: dict[str, dict[str, Estimate]] = field(default_factory=dict)
+    # how much the feedback helped (asuka.results.fixes): fix rate, recovery, probed rounds
+    feedback: dict[str, Estimate] = field(default_factory=dict)
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -225,6 +228,22 @@ def _jury_passes(g: Group, ci: str) -> dict[str, dict[str, Estimate]]:
                 for m in PASS_STATS} for i in ids}
 
 
+FEEDBACK_STATS = ("fix_rate", "recovery", "probed")
+
+
+def feedback_stats(c: CellData) -> dict[str, float | None]:
+    """One cell: its fix rate over the rounds it ran, its round-1 -> round-2 recovery, and the
+    share of its rounds whose probes fired (None without probes)."""
+    evals = [r.evaluation for r in c.records]
+    probes = [e.probes for e in evals if e.probes is not None]
+    return {"fix_rate": fix_rate(evals), "recovery": recovery(evals),
+            "probed": sum(p.fired for p in probes) / len(probes) if probes else None}
+
+
+def _feedback(g: Group, ci: str) -> dict[str, Estimate]:
+    return {m: g.estimate(lambda c, m=m: feedback_stats(c)[m], ci) for m in FEEDBACK_STATS}
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -280,7 +299,8 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
         full = _full(g, thresholds, ci) if g.setting.get("protocol") == "full" else {}
         out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
                                   _by_type(g, ci), full, contract_aggregate(g, tau, ci),
-                                  _jury(g, ci), _passes(g, ci), _jury_passes(g, ci)))
+                                  _jury(g, ci), _passes(g, ci), _jury_passes(g, ci),
+                                  _feedback(g, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -322,7 +342,8 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
                if g.passes else {}),
             **({"jury_passes": {i: {k: estimate_json(e) for k, e in stats.items()}
                                 for i, stats in g.jury_passes.items()}}
-               if g.jury_passes else {})}
+               if g.jury_passes else {}),
+            "feedback": {k: estimate_json(e) for k, e in g.feedback.items()}}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:

@@ -221,6 +221,24 @@ def passes_table(agg: Aggregate) -> Table:
     return t
 
 
+def feedback_table(agg: Aggregate) -> Table:
+    """WatchPoint's question on our rounds: how much did each feedback condition help?"""
+    t = Table("feedback", "Feedback: how many reported failures the agent fixed, per feedback "
+              "condition and routing", [*_head(agg), "n", "fix rate", "recovery",
+                                        "rounds probed"],
+              percent={"fix rate", "recovery", "rounds probed"})
+    for g in agg.groups:
+        t.rows.append([*g.labels(agg.varying), g.n,
+                       *[g.feedback[k] for k in ("fix_rate", "recovery", "probed")]])
+    t.note = ("Fix rate: of the criteria that failed where they were executed in one round, the "
+              "share that pass in the next (pooled over the cell's rounds; a criterion the next "
+              "round did not execute is not fixed). Recovery: of the evaluation tasks failed "
+              "in round 1, the share passed in round 2 (WatchPoint's per-task recovery). "
+              "Rounds probed: the share of rounds whose routing let the diagnostic probes run "
+              "(— without probes).")
+    return t
+
+
 def contracts_table(agg: Aggregate) -> Table:
     """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
     artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""

@@ -44,6 +44,8 @@ from asuka.schema._records import (  # noqa: F401
     JudgedCriterion,
     EvaluatorResult,
     EvalTaskResult,
+    ProbeObservation,
+    ProbeReport,
     RoundEvaluation,
 )
 
@@ -81,5 +83,7 @@ __all__ = [
     "JudgedCriterion",
     "EvaluatorResult",
     "EvalTaskResult",
+    "ProbeObservation",
+    "ProbeReport",
     "RoundEvaluation",
 ]

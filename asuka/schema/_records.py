@@ -169,6 +169,32 @@ class EvaluatorResult(BaseModel):
     duration_s: float = 0.0
 
 
+class ProbeObservation(BaseModel):
+    """One fact a diagnostic probe measured on the live app or the workspace (WatchPoint's
+    ``{"n": ..., "v": ...}`` line): never an interpretation."""
+
+    criterion_id: str | None = None  # the failure it was measured for (None: the whole app)
+    source: Literal["browser", "terminal"] = "browser"
+    name: str
+    value: str
+
+
+class ProbeReport(BaseModel):
+    """The diagnostic probe stage of one round (``asuka.probes``): whether its routing policy
+    let it run and why, and what it observed."""
+
+    policy: str
+    fired: bool
+    reason: str
+    backend: str | None = None
+    probed: list[str] = Field(default_factory=list)  # criterion ids, in probe order
+    observations: list[ProbeObservation] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)   # the probes' own failures (harness's)
+    scripts: dict[str, str] = Field(default_factory=dict)  # an LLM probe's scripts, by name
+    usage: list[Usage] = Field(default_factory=list)
+    duration_s: float = 0.0
+
+
 class RoundEvaluation(BaseModel):
     """What the UI agent found on one round's artifact.
 
@@ -195,3 +221,5 @@ class RoundEvaluation(BaseModel):
     source: dict[str, Verdict] = Field(default_factory=dict)
     # the jury of evaluators (asuka.evaluators): build engineer, code engineer, UI tester
     jury: dict[str, EvaluatorResult] = Field(default_factory=dict)
+    # the diagnostic probes, when the cell's feedback has them (asuka.probes)
+    probes: ProbeReport | None = None
