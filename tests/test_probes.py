@@ -1,6 +1,7 @@
 """Diagnostic probes (issue #18 items 1-2): WatchPoint's project classifier, the routing
-policies, the fix-rate measures, the sanitising of probe output (pure), and the scripted probe
-backend measuring a failing check on a real page in real Chromium."""
+policies, the fix-rate measures, the sanitising of probe output (pure); the scripted probe
+backend measuring a failing check on a real page in real Chromium; the llm backend's scripts
+run sandboxed; a sweep over the feedback axis."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from asuka.probes import ProbeContext, ProbeTarget, cap, classify, clean, compos
 from asuka.results.fixes import fix_rate, fixes, recovery
 from asuka.schema import EvalTask, EvalTaskResult, ProbeObservation, ProbeReport, \
     RoundEvaluation, Verdict
+from tests.llm_server import llm_server  # noqa: F401 - fixture
 
 
 def _pkg(tmp_path: Path, deps: dict | None = None, dev: dict | None = None) -> Path:
@@ -212,3 +214,70 @@ def test_a_sweep_over_the_feedback_axis_reports_fix_rates_per_condition(tmp_path
     rows = {r.split("|")[2].strip(): r for r in table[2:]}
     assert set(rows) == {"none", "failures", "failures+probes", "probes"}
     assert rows["none"].split("|")[-4].strip() == "0.0"  # told nothing, it fixed nothing
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(600)
+async def test_llm_probe_scripts_run_sandboxed_and_reach_the_agent(tmp_path, llm_server) -> None:
+    """Issue #18's done-when for the llm backend: the scripted server writes a Playwright
+    script and a bash script; they run sandboxed (the app's port the only one reachable, the
+    workspace a throw-away copy), and their CHECK lines reach the code agent's next prompt, as
+    the request the server saw shows."""
+    from asuka.benchmark.loading import load_tasks
+    from asuka.deploy import Deployer
+    from asuka.loop.cell import CellSpec, run_cell
+    from asuka.results.store import RunStore
+    from tests.llm_server import text, tool_calls
+
+    bench = Path(__file__).parent / "fixtures" / "bench"
+    (bt,) = load_tasks(bench, ["mini-todo"])
+    page = ('<!doctype html><title>Todo app</title><h1>Todo</h1>'
+            '<input placeholder="What needs doing?"><button>Add</button><ul></ul>')
+    browser_js = """```js
+const { chromium } = require('playwright-core');
+(async () => {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ['--no-sandbox'] });
+  const page = await browser.newPage();
+  await page.goto(process.env.APP_URL);
+  console.log('navigated');  // not a CHECK line: dropped
+  console.log(JSON.stringify({ n: 'h1_text', v: await page.textContent('h1') }));
+  let outside = 'unreachable';
+  try { await page.goto('http://127.0.0.1:9/', { timeout: 3000 }); outside = 'reached'; } catch (e) {}
+  console.log(JSON.stringify({ n: 'other_port', v: outside }));
+  await browser.close();
+})();
+```"""
+    terminal_sh = """Here it is:
+```bash
+echo "{\\"n\\":\\"index_has_h1\\",\\"v\\":\\"$(grep -c '<h1>' index.html)\\"}"
+echo "{\\"n\\":\\"app_status\\",\\"v\\":\\"$(curl -s -o /dev/null -w '%{http_code}' "$APP_URL")\\"}"
+touch LEFT_BY_PROBE
+```"""
+    llm_server.script(tool_calls(("write_file", {"path": "index.html", "content": page})),
+                      tool_calls(("finish", {"summary": "v1"})),
+                      text(browser_js), text(terminal_sh),
+                      tool_calls(("finish", {"summary": "v2"})))
+    model = {"provider": "openai", "model": "fake", "base_url": llm_server.openai_base_url}
+    spec = CellSpec(task="mini-todo", agent="llm", agent_options={"model": model}, rounds=2,
+                    feedback="failures+probes", probes="llm", probe_options={"model": model})
+    store = RunStore(tmp_path / "run")
+    result = await run_cell(spec, bt, store, Deployer())
+    assert result["status"] == "finished", result
+    r1 = store.load_rounds(spec.cell_id)[0]
+    probes = r1.evaluation.probes
+    assert probes.fired and probes.backend == "llm" and probes.errors == [], probes
+    got = {(o.source, o.name): o.value for o in probes.observations}
+    assert got == {("browser", "h1_text"): "Todo", ("browser", "other_port"): "unreachable",
+                   ("terminal", "index_has_h1"): "1", ("terminal", "app_status"): "200"}
+    assert "chromium.launch" in probes.scripts["browser.cjs"]
+    assert probes.scripts["terminal.sh"].startswith("echo")
+    assert probes.usage and probes.usage[0].calls == 2
+    # the probes' prompts carried the failure; their copy of the workspace was thrown away
+    assert "Todos" in json.dumps(llm_server.requests[2].body)
+    assert not (store.round_dir(spec.cell_id, 1) / "workspace" / "LEFT_BY_PROBE").exists()
+    # the next round's prompt: the user's words, then the observation blocks
+    sent = json.dumps(llm_server.requests[4].body)
+    assert "BROWSER OBSERVATION" in sent and "CHECK h1_text: Todo" in sent
+    assert "TERMINAL OBSERVATION" in sent and "CHECK app_status: 200" in sent
+    assert "task 0 / crit 0" in sent

@@ -93,7 +93,10 @@ class DockerSandbox:
 
     def spawn(self, argv: Sequence[str], *, workspace: Path, env, log: LogBuffer, network: bool,
               writable: Sequence[Path] = (), readonly: Sequence[Path] = (),
-              expose_port: int | None = None) -> DockerProcess:
+              expose_port: int | None = None, reach_port: int | None = None) -> DockerProcess:
+        if reach_port is not None:
+            raise ValueError("the docker sandbox cannot limit a step to one host port; "
+                             "probe scripts run under bwrap or locally")
         mounts = {os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "ro"}
                   for p in readonly}
         mounts.update({os.path.realpath(p): {"bind": os.path.realpath(p), "mode": "rw"}

@@ -1,4 +1,4 @@
-"""A bridge into a sandbox without a network.
+"""Bridges across a sandbox without a network.
 
 A server started under ``--unshare-net`` listens on the loopback of its own network namespace,
 which the host cannot reach. A unix socket on a bind-mounted path crosses that boundary, so:
@@ -7,6 +7,11 @@ which the host cannot reach. A unix socket on a bind-mounted path crosses that b
             -> 127.0.0.1:P inside the sandbox -> the app
 
 Connections only ever go inwards: the sandbox gets nothing it could dial out through.
+
+The other way, for a sandboxed client that must reach one served app and nothing else (a
+diagnostic probe script): REACH_JS listens on 127.0.0.1:P inside the sandbox and passes each
+connection through reach.sock to UnixToTcpForwarder, here, which connects to 127.0.0.1:P on the
+host. The sandbox can dial that one port only.
 """
 
 from __future__ import annotations
@@ -38,6 +43,28 @@ net.createServer((outer) => {
   outer.on("error", () => inner.destroy());
 }).listen(sock);
 """
+
+
+REACH_JS = r"""
+// Runs inside the sandbox: accept on 127.0.0.1:port, pass each connection to the unix socket
+// whose other end reaches the same port on the host.
+const net = require("net");
+const [sock, port] = process.argv.slice(2);
+net.createServer((inner) => {
+  const outer = net.connect(sock);
+  inner.pipe(outer);
+  outer.pipe(inner);
+  outer.on("error", () => inner.destroy());
+  inner.on("error", () => outer.destroy());
+}).listen(Number(port), "127.0.0.1");
+"""
+
+
+def write_reach(directory: Path) -> tuple[Path, Path]:
+    """Write the reaching relay into ``directory``; return (script, socket path)."""
+    script = directory / "reach.cjs"
+    script.write_text(REACH_JS, encoding="utf-8")
+    return script, directory / "reach.sock"
 
 
 def write_relay(directory: Path) -> tuple[Path, Path]:
@@ -100,6 +127,44 @@ class TcpToUnixForwarder:
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
             name=f"deploy-forward-{port}", daemon=True,
         )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+class _UnixHandler(socketserver.BaseRequestHandler):
+    server: _UnixServer
+
+    def handle(self) -> None:
+        try:
+            upstream = socket.create_connection((HOST, self.server.port), timeout=10)
+        except OSError:
+            return
+        upstream.settimeout(None)
+        back = threading.Thread(target=_pipe, args=(upstream, self.request), daemon=True)
+        back.start()
+        _pipe(self.request, upstream)
+        back.join()
+        upstream.close()
+
+
+class _UnixServer(socketserver.ThreadingUnixStreamServer):
+    daemon_threads = True
+    port: int
+
+
+class UnixToTcpForwarder:
+    """Connections on ``unix_path`` go to 127.0.0.1:``port`` on the host (and only there)."""
+
+    def __init__(self, unix_path: Path, port: int) -> None:
+        self._server = _UnixServer(str(unix_path), _UnixHandler)
+        self._server.port = port
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+            name=f"deploy-reach-{port}", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:

@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from asuka.deploy.forward import TcpToUnixForwarder, retarget_relay, write_relay
+from asuka.deploy.forward import TcpToUnixForwarder, UnixToTcpForwarder, retarget_relay, \
+    write_reach, write_relay
 from asuka.deploy.procs import LogBuffer, descendants, kill_tree, listening_ports, start_process
 from asuka.registry import Registry
 
@@ -107,10 +108,13 @@ class Sandbox(Protocol):
 
     def spawn(self, argv: Sequence[str], *, workspace: Path, env: Mapping[str, str],
               log: LogBuffer, network: bool, writable: Sequence[Path] = (),
-              readonly: Sequence[Path] = (), expose_port: int | None = None) -> SandboxProcess:
+              readonly: Sequence[Path] = (), expose_port: int | None = None,
+              reach_port: int | None = None) -> SandboxProcess:
         """Start ``argv`` in ``workspace``; ``writable``/``readonly``: more host paths it may
         see, at the same path. ``expose_port``: the step serves on that port and it must be
-        reachable from the host at 127.0.0.1 on the same port number."""
+        reachable from the host at 127.0.0.1 on the same port number. ``reach_port``: the
+        step may connect to the host's 127.0.0.1 on that port, at the same address (without
+        a network, the only address it can reach)."""
         ...
 
 
@@ -179,7 +183,7 @@ class LocalSandbox:
     bind_host = "127.0.0.1"
 
     def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
-              expose_port=None):
+              expose_port=None, reach_port=None):
         return LocalProcess(argv, Path(workspace), env, log)
 
 
@@ -192,7 +196,9 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 ETC_ENTRIES = ("alternatives", "ca-certificates", "ca-certificates.conf", "ssl/certs",
                "ssl/openssl.cnf", "pki/tls/certs", "resolv.conf", "hosts", "host.conf",
                "nsswitch.conf", "gai.conf", "passwd", "group", "localtime", "timezone",
-               "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "mime.types", "os-release", "npmrc")
+               "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "mime.types", "os-release", "npmrc",
+               # Chromium, for probe scripts: its launcher's default flags, and fontconfig
+               "chromium.d", "chromium", "fonts")
 
 
 class BwrapSandbox:
@@ -229,9 +235,18 @@ class BwrapSandbox:
         return cmd + ["--", *argv]
 
     def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
-              expose_port=None):
+              expose_port=None, reach_port=None):
         writable = list(writable)
         on_stop, relay = [], None
+        if reach_port is not None and not network:
+            reach_dir = Path(tempfile.mkdtemp(prefix="asuka-reach-"))
+            script, sock = write_reach(reach_dir)
+            writable.append(reach_dir)
+            forwarder = UnixToTcpForwarder(sock, reach_port)
+            on_stop += [forwarder.stop, lambda: shutil.rmtree(reach_dir, ignore_errors=True)]
+            # the relay up before the step: a client may connect at once
+            argv = ["/bin/sh", "-c", 'node "$1" "$2" "$3" & sleep 0.3; shift 3; exec "$@"', "sh",
+                    str(script), str(sock), str(reach_port), *argv]
         if expose_port is not None and not network:
             relay_dir = Path(tempfile.mkdtemp(prefix="asuka-relay-"))
             script, sock = write_relay(relay_dir)
@@ -240,7 +255,7 @@ class BwrapSandbox:
             argv = ["/bin/sh", "-c", 'node "$1" "$2" "$3" & shift 3; exec "$@"', "sh",
                     str(script), str(sock), str(expose_port), *argv]
             forwarder = TcpToUnixForwarder(expose_port, sock)
-            on_stop = [forwarder.stop, lambda: shutil.rmtree(relay_dir, ignore_errors=True)]
+            on_stop += [forwarder.stop, lambda: shutil.rmtree(relay_dir, ignore_errors=True)]
             relay = (sock, expose_port)
         cmd = self.command(argv, workspace=workspace, network=network, writable=writable,
                            readonly=readonly)

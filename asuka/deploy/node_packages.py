@@ -1,0 +1,48 @@
+"""npm packages the harness itself runs (not the agents'): playwright-core for the LLM probes'
+browser scripts, installed once per version into a cache that sandboxed scripts get read-only
+(``NODE_PATH``). Never a browser download: scripts drive the system Chromium."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+from pathlib import Path
+
+from asuka.errors import SetupError
+
+PLAYWRIGHT_CORE = "1.65.1"  # pinned: the probes of one run all drive the same Playwright
+
+
+def cache_root() -> Path:
+    base = os.environ.get("ASUKA_CACHE_DIR") or Path.home() / ".cache" / "asuka"
+    return Path(base) / "node-packages"
+
+
+def ensure_package(name: str, version: str, timeout_s: float = 300) -> Path:
+    """The ``node_modules`` directory holding ``name@version`` (installed on first use, under
+    a lock so concurrent cells install it once). A SetupError when npm cannot install it."""
+    root = cache_root() / f"{name.replace('/', '+')}@{version}"
+    modules = root / "node_modules"
+    marker = root / ".installed"
+    if marker.is_file():
+        return modules
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.is_file():
+            return modules
+        env = {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
+        try:
+            done = subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(root),
+                 f"{name}@{version}"], env=env, capture_output=True, text=True,
+                timeout=timeout_s, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SetupError(f"could not install {name}@{version} from the npm registry: "
+                             f"{exc}") from None
+        if done.returncode != 0:
+            tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
+            raise SetupError(f"npm install {name}@{version} failed: {tail}")
+        marker.write_text(version)
+    return modules
