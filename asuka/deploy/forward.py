@@ -95,6 +95,15 @@ def _pipe(src: socket.socket, dst: socket.socket) -> None:
             pass
 
 
+def _splice(client: socket.socket, upstream: socket.socket) -> None:
+    """Copy both ways until both sides are done, then close the upstream socket."""
+    back = threading.Thread(target=_pipe, args=(upstream, client), daemon=True)
+    back.start()
+    _pipe(client, upstream)
+    back.join()
+    upstream.close()
+
+
 class _Handler(socketserver.BaseRequestHandler):
     server: _Server
 
@@ -106,33 +115,13 @@ class _Handler(socketserver.BaseRequestHandler):
             # relay not up yet: closing without a byte reads as "not ready" to the health probe
             upstream.close()
             return
-        back = threading.Thread(target=_pipe, args=(upstream, self.request), daemon=True)
-        back.start()
-        _pipe(self.request, upstream)
-        back.join()
-        upstream.close()
+        _splice(self.request, upstream)
 
 
 class _Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
     unix_path: Path
-
-
-class TcpToUnixForwarder:
-    def __init__(self, port: int, unix_path: Path) -> None:
-        self._server = _Server((HOST, port), _Handler)
-        self._server.unix_path = unix_path
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-            name=f"deploy-forward-{port}", daemon=True,
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
 
 
 class _UnixHandler(socketserver.BaseRequestHandler):
@@ -144,11 +133,7 @@ class _UnixHandler(socketserver.BaseRequestHandler):
         except OSError:
             return
         upstream.settimeout(None)
-        back = threading.Thread(target=_pipe, args=(upstream, self.request), daemon=True)
-        back.start()
-        _pipe(self.request, upstream)
-        back.join()
-        upstream.close()
+        _splice(self.request, upstream)
 
 
 class _UnixServer(socketserver.ThreadingUnixStreamServer):
@@ -156,18 +141,34 @@ class _UnixServer(socketserver.ThreadingUnixStreamServer):
     port: int
 
 
-class UnixToTcpForwarder:
-    """Connections on ``unix_path`` go to 127.0.0.1:``port`` on the host (and only there)."""
+class _Forwarder:
+    """A socket server on a thread of its own, until ``stop``."""
 
-    def __init__(self, unix_path: Path, port: int) -> None:
-        self._server = _UnixServer(str(unix_path), _UnixHandler)
-        self._server.port = port
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-            name=f"deploy-reach-{port}", daemon=True)
+    def __init__(self, server: socketserver.BaseServer, name: str) -> None:
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, name=name, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+class TcpToUnixForwarder(_Forwarder):
+    """Connections on the host's 127.0.0.1:``port`` go to ``unix_path`` (into a sandbox)."""
+
+    def __init__(self, port: int, unix_path: Path) -> None:
+        server = _Server((HOST, port), _Handler)
+        server.unix_path = unix_path
+        super().__init__(server, f"deploy-forward-{port}")
+
+
+class UnixToTcpForwarder(_Forwarder):
+    """Connections on ``unix_path`` go to 127.0.0.1:``port`` on the host (and only there)."""
+
+    def __init__(self, unix_path: Path, port: int) -> None:
+        server = _UnixServer(str(unix_path), _UnixHandler)
+        server.port = port
+        super().__init__(server, f"deploy-reach-{port}")
