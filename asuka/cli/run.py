@@ -38,7 +38,9 @@ def run(
     eval_passes: Annotated[int, typer.Option(
         "--eval-passes", min=1, help="Evaluate each artifact N times; each criterion takes "
         "the majority verdict (LiveEvalBench: 3).")] = 1,
-    user: Annotated[str, typer.Option(help="User: template or llm.")] = "template",
+    user: Annotated[str, typer.Option(
+        help="User: template, llm, or human (you type the feedback after trying the app).")
+    ] = "template",
     user_model: Annotated[str | None, typer.Option(
         help="Model of the llm user (default: --model).")] = None,
     verbosity: Annotated[str, typer.Option(help="Feedback verbosity: low, medium, high.")] = "low",

@@ -337,8 +337,10 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
             [h.evaluation for h in history]))
         fb = FeedbackResult(text="")
         if "failures" in spec.feedback:  # the user speaks only where the condition has it
+            # a person (the human user) gets the round's app to try: its workspace
+            seen = {"workspace": ws} if getattr(user, "needs_app", False) else {}
             fb = await _step("harness", f"user ({spec.user})", r,
-                             user.feedback(bt.task, outcome.evaluation, r))
+                             user.feedback(bt.task, outcome.evaluation, r, **seen))
         feedback = compose_feedback(spec.feedback, fb.text, outcome.evaluation.probes)
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,

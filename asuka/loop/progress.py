@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 
 from asuka.loop.cell import CellSpec
 from asuka.results.store import RunStore
+from asuka.terminal import register_live
 
 
 class CellProgress:
@@ -35,9 +36,12 @@ class CellProgress:
 
     def __enter__(self) -> CellProgress:
         self.progress.__enter__()
+        # a person answering a prompt (the human user) gets the terminal to themself
+        self._unregister = register_live(self.progress.stop, self.progress.start)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._unregister()
         self.tick("finished")
         self.progress.__exit__(*exc)
 

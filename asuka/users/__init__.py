@@ -4,7 +4,8 @@ from asuka.registry import Registry
 from asuka.users.base import User, failures_for_feedback
 
 registry: Registry[User] = Registry(
-    "user", lazy={"template": "asuka.users.template", "llm": "asuka.users.llm"}
+    "user", lazy={"template": "asuka.users.template", "llm": "asuka.users.llm",
+                  "human": "asuka.users.human"}
 )
 get = registry.get
 
