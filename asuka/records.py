@@ -51,3 +51,5 @@ class RoundRecord(BaseModel):
     feedback: str = ""
     user: dict[str, Any] = {}  # the User backend's record of how it wrote the feedback
     timings: dict[str, float] = {}
+    # a sequential cell's step: {"task": eval task id, "index": its position, "attempt": n}
+    step: dict[str, Any] | None = None

@@ -26,6 +26,11 @@ FEEDBACKS: tuple[str, ...] = get_args(Feedback)
 Routing = Literal["always", "never", "by-class", "by-self-fix"]
 ROUTINGS: tuple[str, ...] = get_args(Routing)
 
+# how a cell's rounds go: the paper's loop over the whole task, or Web-Bench's sequence of
+# evaluation tasks (each attempted up to twice, the project stopped at a task failed twice)
+Mode = Literal["rounds", "sequential"]
+MODES: tuple[str, ...] = get_args(Mode)
+
 # how much the user says per failure
 Verbosity = Literal["low", "medium", "high"]
 VERBOSITIES: tuple[str, ...] = get_args(Verbosity)

@@ -21,7 +21,10 @@ import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from asuka.schema import BenchTask
 
 FeatureState = Literal["ok", "missing", "broken"]
 
@@ -144,3 +147,11 @@ def copy_data(task_root: Path, data: list[str], dest: Path) -> None:
         target = Path(dest) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, target)
+
+
+def seed_workspace(bt: BenchTask, dest: Path) -> None:
+    """The workspace before round 1: the task's ``initial`` folder (Web-Bench's src-init), then
+    its mock data files."""
+    if bt.task.initial:
+        shutil.copytree(Path(bt.root) / bt.task.initial, dest, dirs_exist_ok=True)
+    copy_data(Path(bt.root), bt.task.data, dest)

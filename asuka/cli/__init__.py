@@ -1,7 +1,8 @@
 """The ``asuka`` command: a thin layer over the modules (each command mirrors a Python API).
 
 One module per command group: ``tasks`` (validate, stats, preview), ``run``, ``experiments``
-(sweep, reeval, report, export), ``eval``; ``_common`` holds what they share.
+(sweep, reeval, report, export), ``eval``, ``imports`` (import web-bench); ``_common`` holds
+what they share.
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from __future__ import annotations
 import typer
 
 from asuka.cli import eval as eval_commands
-from asuka.cli import experiments, run, tasks
+from asuka.cli import experiments, imports, run, tasks
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Asuka: closed-loop, multi-round benchmark of code agents on web apps.")
-for group in (tasks, run, experiments, eval_commands):
+for group in (tasks, run, experiments, eval_commands, imports):
     group.register(app)
 
 

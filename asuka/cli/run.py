@@ -53,7 +53,13 @@ def run(
     probe_opt: Annotated[list[str] | None, typer.Option(
         "--probe-opt", help="Probe option KEY=VALUE (repeatable), e.g. top_k=3 or "
                             "model=openai:gpt-4o-mini.")] = None,
-    rounds: Annotated[int, typer.Option(min=1, help="Round budget.")] = 3,
+    rounds: Annotated[int | None, typer.Option(
+        min=1, help="Round budget (default 3); in --mode sequential, attempts per task "
+                    "(default 2, Web-Bench's rule).")] = None,
+    mode: Annotated[str, typer.Option(
+        help="rounds (the paper's loop), or sequential (Web-Bench's: one evaluation task "
+             "after another, the project stopped at a task failed on every attempt).")
+    ] = "rounds",
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0,
                                              help="Soft-satisfaction threshold T.")] = 0.5,
     protocol: Annotated[str, typer.Option(help="dag, flat or full.")] = "dag",
@@ -81,6 +87,8 @@ def run(
     from asuka.loop.sweep import run_sweep
     from asuka.results.store import SUMMARY_FILE, RunStore
 
+    if rounds is None:
+        rounds = 2 if mode == "sequential" else 3
     root = bench_dir(bench)
     try:
         ids = choose_tasks(root, task, subset, all_tasks)
@@ -117,7 +125,7 @@ def run(
             "starts": [start], "verbosity": [verbosity], "seeds": [seed],
             "ui": {"backend": ui, "options": ui_options},
             "user": {"backend": user, "options": user_options}, "concurrency": concurrency,
-            "feedback": [feedback], "routing": [routing],
+            "feedback": [feedback], "routing": [routing], "mode": mode,
             "probes": {"backend": probes, "options": parse_opts(probe_opt or [], "--probe-opt")}}
     try:
         specs = expand(parse_experiment(grid, "<command line>"), tasks)
@@ -153,7 +161,7 @@ GRID_FLAGS = {"agents": "--agent/--profile/--model/--tool", "rounds": "--rounds"
               "thresholds": "--threshold", "protocols": "--protocol", "starts": "--start",
               "verbosity": "--verbosity", "seeds": "--seed", "ui": "--ui", "user": "--user",
               "concurrency": "--concurrency", "tasks": "--task", "feedback": "--feedback",
-              "routing": "--routing", "probes": "--probes"}
+              "routing": "--routing", "probes": "--probes", "mode": "--mode"}
 
 
 def choose_tasks(root: Path, task: list[str] | None, subset: str | None,

@@ -38,11 +38,17 @@ class RoundContext(BaseModel):
     # paths an agent's processes must never see (the benchmark, the run store): a sandbox
     # exposes nothing of them, not even a file named on the agent's command line
     sealed: list[Path] = Field(default_factory=list)
+    # a sequential cell's new step (asuka.loop.sequential): the round brings the step's request
+    # (the task's query as that step sees it), not feedback on the last one
+    new_request: bool = False
 
     @property
     def prompt(self) -> str:
         """The instruction text a real agent receives this round."""
         task = self.bench_task.task
+        if self.new_request:
+            return (f"Next task, in the project in the current directory:\n\n{task.query}"
+                    "\nKeep what the earlier tasks built working.")
         if self.round == 1:
             body = self.prd if self.prd else task.query
             data = ""

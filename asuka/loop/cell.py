@@ -24,6 +24,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +39,14 @@ from asuka.evaluators import EVALUATORS_OPTION, default_jury
 from asuka.pairwise import OPTION as PAIRWISE_OPTION, make_judge
 from asuka.probes import ProbeSettings, compose_feedback
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
-from asuka.benchmark.features import copy_data
+from asuka.benchmark.features import seed_workspace
 from asuka.benchmark.proof import fingerprint
 from asuka.results.provenance import asuka_version, cell_provenance, changed_parts
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.users.base import FeedbackResult
 from asuka.results.scoring import Shape
 from asuka.results.store import WORKSPACE_DIR, RoundRecord, RunStore
-from asuka.vocabulary import Feedback, Protocol, Routing, Start
+from asuka.vocabulary import Feedback, Mode, Protocol, Routing, Start
 
 
 class CellSpec(BaseModel):
@@ -71,6 +72,9 @@ class CellSpec(BaseModel):
     routing: Routing = "always"
     probes: str = "scripted"
     probe_options: dict[str, Any] = Field(default_factory=dict)
+    # rounds: the paper's loop over the whole task; sequential: Web-Bench's, one evaluation
+    # task after another, ``rounds`` attempts each (asuka.loop.sequential)
+    mode: Mode = "rounds"
 
     @property
     def probing(self) -> bool:
@@ -95,13 +99,15 @@ class CellSpec(BaseModel):
         digest = hashlib.sha256(self.model_dump_json(exclude=later).encode()).hexdigest()[:8]
         name = (f"{self.agent_label}_{self.task}_{self.start}_{self.protocol}"
                 f"-T{self.threshold:g}_s{self.seed}")
+        if self.mode != "rounds":
+            name += f"_{self.mode}"
         if self.feedback != "failures":  # the paper's loop keeps its short names
             name += f"_fb-{self.feedback}" + (f"-{self.routing}" if self.probing else "")
         safe = "".join(ch if ch.isalnum() or ch in "-_.+" else "-" for ch in name)
         return f"{safe}_{digest}"
 
 
-LATER_FIELDS = ("feedback", "routing", "probes", "probe_options")
+LATER_FIELDS = ("feedback", "routing", "probes", "probe_options", "mode")
 # probe_options of the stage itself (the rest build the probe backend)
 STAGE_OPTIONS = ("top_k", "self_fix_threshold", "window")
 ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)
@@ -203,7 +209,7 @@ def _restore_workspace(store: RunStore, spec: CellSpec, bt: BenchTask, done: int
         shutil.rmtree(ws)
     if done == 0:
         ws.mkdir(parents=True)
-        copy_data(Path(bt.root), bt.task.data, ws)
+        seed_workspace(bt, ws)
     else:
         ws.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(store.round_dir(spec.cell_id, done) / "workspace", ws, symlinks=True)
@@ -288,7 +294,13 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
         return store.cell_result(cell_id) or {}
     store.clear_failure(cell_id)
     try:
-        result = await _run_rounds(spec, bt, store, deployer, on_progress)
+        run = CellRun.start(spec, bt, store, deployer, on_progress)
+        if spec.mode == "sequential":
+            from asuka.loop.sequential import run_sequence
+
+            result = await run_sequence(run)
+        else:
+            result = await _run_rounds(run)
     except Exception as exc:  # noqa: BLE001 - a cell's failure is recorded, never raised
         failure = exc if isinstance(exc, CellFailed) else CellFailed("harness", _describe(exc))
         store.fail_cell(cell_id, failure.reason, failure.kind, failure.round)
@@ -299,42 +311,66 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
     return result
 
 
-async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
-                      on_progress: ProgressCb | None) -> dict:
-    cell_id = spec.cell_id
-    agent, ui_agent, user, prober = build_backends(spec)
-    shape = Shape.of(bt.task)
-    # what an agent's processes must never see: the benchmark's answers and the run store
-    bench = Path(bt.root).resolve().parents[1]
-    sealed = [*(bench / d for d in ("tasks", "prds", "dags")), store.root.resolve()]
+@dataclass
+class CellRun:
+    """What the rounds of one running cell share: its settings, its roles, its live workspace
+    and the rounds recorded so far."""
 
-    done = store.completed_rounds(cell_id)
-    history = store.load_rounds(cell_id)
-    ws = _restore_workspace(store, spec, bt, done)
-    stopped_early = bool(history) and _all_passed(history[-1])
-    r = done
-    while r < spec.rounds and not stopped_early:
-        r += 1
+    spec: CellSpec
+    bt: BenchTask
+    store: RunStore
+    deployer: Deployer
+    on_progress: ProgressCb | None
+    backends: tuple[Any, Any, Any, Any]  # code agent, UI agent, user, prober
+    sealed: list[Path]                   # what the agent's processes must never see
+    workspace: Path
+    history: list[RoundRecord]
+
+    @classmethod
+    def start(cls, spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
+              on_progress: ProgressCb | None) -> CellRun:
+        backends = build_backends(spec)
+        # what an agent's processes must never see: the benchmark's answers and the run store
+        bench = Path(bt.root).resolve().parents[1]
+        sealed = [*(bench / d for d in ("tasks", "prds", "dags")), store.root.resolve()]
+        done = store.completed_rounds(spec.cell_id)
+        history = store.load_rounds(spec.cell_id)
+        ws = _restore_workspace(store, spec, bt, done)
+        return cls(spec, bt, store, deployer, on_progress, backends, sealed, ws, history)
+
+    def progress(self, r: int, phase: str) -> None:
+        if self.on_progress:
+            self.on_progress(self.spec.cell_id, r, phase)
+
+    async def play(self, r: int, bt: BenchTask | None = None,
+                   step: dict[str, Any] | None = None) -> RoundRecord:
+        """Round ``r``: the code agent, the snapshot, the evaluation, the feedback; recorded.
+        ``bt``: the task as this round sees it (a sequential step: its prompt and the
+        evaluation tasks so far); ``step``: that step, recorded with the round."""
+        spec, store, cell_id, ws = self.spec, self.store, self.spec.cell_id, self.workspace
+        bt = bt or self.bt
+        agent, ui_agent, user, prober = self.backends
         store.begin_round(cell_id, r)
-        prev = history[-1] if history else None
+        prev = self.history[-1] if self.history else None
+        # a sequential step's first attempt brings its request; a retry, the feedback
+        new_request = bool(step and step["attempt"] == 1 and r > 1)
         ctx = RoundContext(
             bench_task=bt, round=r, start=spec.start, workspace=ws, seed=spec.seed,
-            feedback=(prev.feedback or None) if prev else None,
+            feedback=(prev.feedback or None) if prev and not new_request else None,
+            new_request=new_request,
             prd=bt.prd if (r == 1 and spec.start == "prd") else None,
             previous_meta=prev.agent.meta if prev else None,
-            agent_home=ws.parent / "home", sealed=sealed)
-        if on_progress:
-            on_progress(cell_id, r, "code agent")
+            agent_home=ws.parent / "home", sealed=self.sealed)
+        self.progress(r, "code agent")
         t0 = time.perf_counter()
         agent_res: AgentRoundResult = await _step(
             "harness", f"code agent {spec.agent_label}", r, agent.run_round(ctx))
         t_agent = time.perf_counter() - t0
         store.snapshot_workspace(cell_id, r, ws)
-        if on_progress:
-            on_progress(cell_id, r, "evaluate")
+        self.progress(r, "evaluate")
         outcome = await _step("harness", f"evaluation ({spec.ui})", r, evaluate_round(
-            spec, bt, ws, ui_agent, deployer, store, cell_id, r, prober,
-            [h.evaluation for h in history]))
+            spec, bt, ws, ui_agent, deployer=self.deployer, store=store, cell_id=cell_id,
+            r=r, prober=prober, history=[h.evaluation for h in self.history]))
         fb = FeedbackResult(text="")
         if "failures" in spec.feedback:  # the user speaks only where the condition has it
             # a person (the human user) gets the round's app to try: its workspace
@@ -345,11 +381,20 @@ async def _run_rounds(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: 
         agent_res.usage = list(agent_res.usage) + outcome.usage + list(fb.usage)
         rec = RoundRecord(round=r, evaluation=outcome.evaluation, agent=agent_res,
                           deploy=outcome.deploy, feedback=feedback or "", user=fb.meta,
-                          timings={"agent_s": t_agent, **outcome.timings})
-        store.finish_round(cell_id, rec, shape)
-        history.append(rec)
-        stopped_early = _all_passed(rec)
-    return {"cell_id": cell_id, "status": "finished", "rounds_run": len(history),
+                          timings={"agent_s": t_agent, **outcome.timings}, step=step)
+        store.finish_round(cell_id, rec, Shape.of(self.bt.task))
+        self.history.append(rec)
+        return rec
+
+
+async def _run_rounds(run: CellRun) -> dict:
+    spec, history = run.spec, run.history
+    stopped_early = bool(history) and _all_passed(history[-1])
+    r = len(history)
+    while r < spec.rounds and not stopped_early:
+        r += 1
+        stopped_early = _all_passed(await run.play(r))
+    return {"cell_id": spec.cell_id, "status": "finished", "rounds_run": len(history),
             "budget": spec.rounds,
             "stopped_early": stopped_early and len(history) < spec.rounds,
             "all_passed": bool(history) and _all_passed(history[-1])}

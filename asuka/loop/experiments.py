@@ -26,7 +26,7 @@ from asuka.benchmark.loading import (  # the benchmark validator's error locatio
 from asuka.benchmark.loading import _line_of as _line
 from asuka.loop.cell import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
-from asuka.vocabulary import Feedback, Protocol, Routing, Start, Verbosity
+from asuka.vocabulary import Feedback, Mode, Protocol, Routing, Start, Verbosity
 
 
 
@@ -178,6 +178,8 @@ class Experiment(Grid):
     repeats: int = Field(default=1, ge=1)
     feedback: list[Feedback] = ["failures"]
     routing: list[Routing] = ["always"]
+    # rounds: the paper's loop; sequential: Web-Bench's steps, `rounds` attempts each
+    mode: Mode = "rounds"
     ui: RoleSpec = RoleSpec(backend="scripted")
     user: RoleSpec = RoleSpec(backend="template")
     # the diagnostic probe backend (scripted, llm) and its options; the stage's own options
@@ -346,7 +348,7 @@ def expand(exp: Experiment, bench_tasks: Sequence[BenchTask] | Mapping[str, Benc
             if "probes" in fb:  # else the probe settings stay at their defaults
                 s = s.model_copy(update={"routing": routing, "probes": exp.probes.backend,
                                          "probe_options": exp.probes.factory_options()})
-            s = s.model_copy(update={"feedback": fb})
+            s = s.model_copy(update={"feedback": fb, "mode": exp.mode})
             specs.setdefault(s.cell_id, s)
     return list(specs.values())
 

@@ -27,6 +27,8 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
         out.insert(1, t.contracts_table(agg))
     if any(g.jury for g in agg.groups):
         out.insert(2, t.jury_table(agg))
+    if any(g.sequential for g in agg.groups):
+        out.insert(1, t.sequential_table(agg))
     if any(g.passes or g.jury_passes for g in agg.groups):
         out.insert(3, t.passes_table(agg))
     if "feedback" in agg.varying or "routing" in agg.varying or any(

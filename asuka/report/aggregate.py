@@ -12,6 +12,7 @@ rate by evaluation-task type and, for protocol ``full``, the ungated rate and th
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_task
 from asuka.evaluators import jury_score
 from asuka.protocol.passes import jury_pass_statistics, pass_statistics
 from asuka.results.fixes import fix_rate, recovery
+from asuka.results.sequence import sequence_metrics
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
@@ -119,6 +121,8 @@ class GroupAggregate:
     jury_passes: dict[str, dict[str, Estimate]] = field(default_factory=dict)
     # how much the feedback helped (asuka.results.fixes): fix rate, recovery, probed rounds
     feedback: dict[str, Estimate] = field(default_factory=dict)
+    # sequential cells (Web-Bench's protocol): Pass@1, Pass@2, recovery per project class
+    sequential: dict[str, dict[str, Estimate]] = field(default_factory=dict)
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -244,6 +248,35 @@ def _feedback(g: Group, ci: str) -> dict[str, Estimate]:
     return {m: g.estimate(lambda c, m=m: feedback_stats(c)[m], ci) for m in FEEDBACK_STATS}
 
 
+SEQUENCE_STATS = ("pass_at_1", "pass_at_2", "recovery")
+
+
+def project_class(c: CellData) -> str:
+    """WatchPoint's class of the cell's project: from an imported task's package.json, else
+    the reference app's (standards without one)."""
+    from asuka.probes import classify
+
+    if c.bt is None:
+        return "standards"
+    root = Path(c.bt.root)
+    for folder in (root / "webbench", root / (c.bt.task.reference or "reference")):
+        if (folder / "package.json").is_file():
+            return classify(folder)[0]
+    return "standards"
+
+
+def _sequential(g: Group, ci: str) -> dict[str, dict[str, Estimate]]:
+    cells = [c for c in g.cells if c.spec.get("mode") == "sequential" and c.bt is not None]
+    out = {}
+    for cls in sorted({project_class(c) for c in cells}):
+        def stat(c: CellData, m: str, cls: str = cls) -> float | None:
+            if c not in cells or project_class(c) != cls:
+                return None
+            return sequence_metrics(c.records, len(c.bt.task.eval_tasks))[m]
+        out[cls] = {m: g.estimate(lambda c, m=m: stat(c, m), ci) for m in SEQUENCE_STATS}
+    return out
+
+
 def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
     metrics = {}
     for view in VIEWS:
@@ -300,7 +333,7 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
         out.append(GroupAggregate(g, [_round(g, k, ci, tau) for k in range(g.n_rounds)],
                                   _by_type(g, ci), full, contract_aggregate(g, tau, ci),
                                   _jury(g, ci), _passes(g, ci), _jury_passes(g, ci),
-                                  _feedback(g, ci)))
+                                  _feedback(g, ci), _sequential(g, ci)))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -343,7 +376,10 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
             **({"jury_passes": {i: {k: estimate_json(e) for k, e in stats.items()}
                                 for i, stats in g.jury_passes.items()}}
                if g.jury_passes else {}),
-            "feedback": {k: estimate_json(e) for k, e in g.feedback.items()}}
+            "feedback": {k: estimate_json(e) for k, e in g.feedback.items()},
+            **({"sequential": {cls: {k: estimate_json(e) for k, e in stats.items()}
+                               for cls, stats in g.sequential.items()}}
+               if g.sequential else {})}
 
 
 def aggregate_json(agg: Aggregate) -> dict[str, Any]:

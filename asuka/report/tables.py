@@ -239,6 +239,24 @@ def feedback_table(agg: Aggregate) -> Table:
     return t
 
 
+def sequential_table(agg: Aggregate) -> Table:
+    """Web-Bench's protocol (WatchPoint's measures) per setting and project class."""
+    t = Table("sequential", "Sequential (Web-Bench): tasks passed on the first attempt, within "
+              "two, and recovered by the retry, per project class",
+              [*_head(agg), "class", "n", "Pass@1", "Pass@2", "recovery"],
+              percent={"Pass@1", "Pass@2", "recovery"})
+    for g in agg.groups:
+        for cls, stats in g.sequential.items():
+            t.rows.append([*g.labels(agg.varying), cls, stats["pass_at_1"].n,
+                           stats["pass_at_1"], stats["pass_at_2"], stats["recovery"]])
+    t.note = ("Each project's evaluation tasks in order, the later ones judged only after the "
+              "earlier pass (cumulative); a task failed on every attempt stops the project, "
+              "the tasks after it count as not passed. Pass@1 and Pass@2: of all the tasks; "
+              "recovery: of the tasks failed on attempt 1 and retried, the share passed on "
+              "attempt 2. Class: WatchPoint's, from the project's package.json.")
+    return t
+
+
 def contracts_table(agg: Aggregate) -> Table:
     """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
     artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""

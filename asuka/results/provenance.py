@@ -35,11 +35,11 @@ SECRET_VALUE = re.compile(r"^(sk-|sk_|ghp_|gho_|xox[abp]-|AKIA)[A-Za-z0-9_-]{8,}
 # ---------------------------------------------------------------- hashing
 
 def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
-    """The parsed task definition minus ``status`` and ``notes`` (editorial fields). Without
+    """The parsed task definition minus ``status``, ``notes`` and ``origin`` (editorial). Without
     ``contracts``, the acceptance contract (core tasks, mandatory and source-verifiable
     criteria, capabilities, pairwise presentation tasks) reads as unset: it changes what a run's scores mean, so provenance
     sees it, but not what a check decides, so a proof (``asuka.benchmark.proof``) outlives it."""
-    definition = bt.task.model_dump(mode="json", exclude={"status", "notes"})
+    definition = bt.task.model_dump(mode="json", exclude={"status", "notes", "origin"})
     # pairwise presentation tasks have no checks to prove: a proof outlives them; provenance
     # sees them (a field added after the proofs, left out when empty)
     if not contracts or not definition["pairwise"]:
@@ -54,16 +54,26 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
     # changes it is proven again
     if definition.pop("shared_context") is not True:
         definition["shared_context"] = False
+    # fields added after the proofs: left out at their defaults, as above
+    for key in LATER_TASK_FIELDS:
+        if definition.get(key, 0) is None:
+            del definition[key]
     for et in definition["eval_tasks"]:
         if et.get("shared_context") is True:
             del et["shared_context"]
-        # a field added after the proofs: left out at its default, as above
+        if et.get("spec", 0) is None:
+            del et["spec"]
         for c in et["criteria"]:
             if c.get("source_verifiable") is False:
                 del c["source_verifiable"]
-            if c.get("source_check", 0) is None:
-                del c["source_check"]
+            for key in ("source_check", "test"):
+                if c.get(key, 0) is None:
+                    del c[key]
     return json.dumps(definition, sort_keys=True).encode()
+
+
+# Task fields added after the bundled tasks were proven (None unless a task uses them)
+LATER_TASK_FIELDS = ("initial",)
 
 
 def task_files(bt: BenchTask) -> dict[str, list[tuple[str, Path]]]:

@@ -6,7 +6,7 @@
     runs/<run_id>/<cell_id>/cell.json      the cell's settings
     runs/<run_id>/<cell_id>/round-<r>/     workspace/ agent.json deploy.log verdicts.json
                                            feedback.md user.json evidence/ usage.json
-                                           timings.json DONE
+                                           timings.json step.json (sequential) DONE
     runs/<run_id>/<cell_id>/result.json    written last: the cell is finished
     runs/<run_id>/<cell_id>/failed.json    the cell could not be run (setup or harness error):
                                            never scored, redone on resume
@@ -55,6 +55,7 @@ FEEDBACK_FILE = "feedback.md"
 USER_FILE = "user.json"
 USAGE_FILE = "usage.json"
 TIMINGS_FILE = "timings.json"
+STEP_FILE = "step.json"  # a sequential cell's step: the evaluation task, its attempt
 # the run directory's format; run.json records it, and a reader refuses another one
 FORMAT_VERSION = 2
 
@@ -297,6 +298,8 @@ class RunStore:
         usage = [u.model_dump() for u in rec.agent.usage]
         write_json(d / USAGE_FILE, usage)
         write_json(d / TIMINGS_FILE, rec.timings)
+        if rec.step is not None:
+            write_json(d / STEP_FILE, rec.step)
         (d / DONE_FILE).write_text(f"{time.time()}\n")
         res = rec.evaluation.results
         task_pass = criteria_pass = None
@@ -353,6 +356,7 @@ class RunStore:
             feedback=(d / FEEDBACK_FILE).read_text(encoding="utf-8"),
             user=read_json(d / USER_FILE) if (d / USER_FILE).exists() else {},
             timings=read_json(d / TIMINGS_FILE),
+            step=read_json(d / STEP_FILE) if (d / STEP_FILE).exists() else None,
         )
 
     def round_done(self, cell_id: str, r: int) -> bool:

@@ -33,9 +33,15 @@ class Criterion(Strict):
     # app does not run (asuka.evaluators.inspect_sources)
     source_check: list[str] | None = None
     check: list[CheckStep] | None = None
+    # the title of a test in its evaluation task's Playwright Test ``spec`` (an imported
+    # Web-Bench task): that test's outcome is the verdict
+    test: str | None = None
 
     @model_validator(mode="after")
     def _source_check(self) -> Criterion:
+        if self.test is not None and self.check is not None:
+            raise ValueError("a criterion is decided by its check steps or by a spec test, "
+                             "not both")
         if self.source_check is not None:
             if not self.source_verifiable:
                 raise ValueError("source_check is for a source_verifiable criterion")
@@ -59,6 +65,17 @@ class EvalTask(Strict):
     # (storage empty). None: the task's ``shared_context``.
     shared_context: bool | None = None
     criteria: list[Criterion] = Field(min_length=1)
+    # a Playwright Test spec file (relative to the task's folder) whose tests decide the
+    # criteria that name one (``Criterion.test``): imported Web-Bench tasks
+    spec: str | None = None
+
+    @model_validator(mode="after")
+    def _spec_tests(self) -> EvalTask:
+        named = [c.id for c in self.criteria if c.test is not None]
+        if named and self.spec is None:
+            raise ValueError(f"criteria {', '.join(named)} name a spec test but the "
+                             f"evaluation task has no spec")
+        return self
 
 
 # steps a pairwise view's path may take: actions that bring both apps to the same state;
@@ -132,6 +149,10 @@ class Task(Strict):
     # feature marker name in the reference app -> the evaluation tasks that fail without it
     features: dict[str, Feature] = Field(default_factory=dict)
     reference: str | None = "reference"
+    # a folder of the task copied into the workspace before round 1 (Web-Bench's src-init)
+    initial: str | None = None
+    # where the task comes from when it was imported (``web-bench:<project>``)
+    origin: str | None = None
     notes: str | None = None
     # draft: written but not yet proven by `asuka validate --mutants`; left out of "all tasks"
     # (runs, sweeps, stats) and loaded only when named

@@ -232,6 +232,13 @@ class ScriptedSession:
     # ------------------------------------------------------------ one evaluation task
 
     async def evaluate(self, eval_task: EvalTask) -> EvalTaskResult:
+        if eval_task.spec is not None and self.data_dir is not None:
+            # a Playwright Test spec decides it (imported Web-Bench tasks); the spec path is
+            # relative to the task's folder, whose data/ the session was given
+            from asuka.uiagents.playwright_test import run_spec
+
+            return await run_spec(eval_task, self.data_dir.parent / eval_task.spec,
+                                  self.base_url)
         t0 = time.monotonic()
         ev = PageEvidence()
         verdicts: list[Verdict] = []

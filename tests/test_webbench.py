@@ -1,0 +1,137 @@
+"""Web-Bench as a benchmark source (issue #18 item 3): a fixture project written for these
+tests in Web-Bench's layout (tests/fixtures/webbench) imports as one task whose evaluation tasks
+are its tasks in order, decided by its Playwright Test specs (real @playwright/test from the
+npm registry, real Chromium); the sequential mode runs it with the built-in LLM agent against
+the scripted server, and again with the replayed workspaces; Pass@1, Pass@2 and recovery reach
+the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from asuka.benchmark.webbench import WebBenchError, import_webbench, titles_of
+from asuka.cli import app
+from tests.llm_server import llm_server  # noqa: F401 - fixture
+
+FIXTURE = Path(__file__).parent / "fixtures" / "webbench"
+runner = CliRunner()
+
+
+def test_spec_titles_are_the_test_calls_only(tmp_path) -> None:
+    spec = tmp_path / "x.spec.js"
+    spec.write_text("test.beforeEach(async () => {})\ntest('a', async () => {})\n"
+                    "test(\"b 'quoted'\", async () => {})\ntest.describe('group', () => {\n"
+                    "  test(`c`, async () => {})\n})\ntest('a', async () => {})\n")
+    assert titles_of(spec) == ["a", "b 'quoted'", "c"]
+
+
+def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
+    from asuka.benchmark.loading import load_bench
+
+    res = runner.invoke(app, ["import", "web-bench", str(FIXTURE), "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "wb-tally: 3 evaluation tasks, 6 criteria" in res.output
+    (bt,), problems = load_bench(tmp_path, ["wb-tally"])
+    assert problems == []
+    task = bt.task
+    assert [et.id for et in task.eval_tasks] == ["init", "task-1", "task-2"]
+    assert bt.dag.edges == [("init", "task-1"), ("task-1", "task-2")]
+    assert task.eval_tasks[1].spec == "webbench/test/task-1.spec.js"
+    assert [(c.id, c.test) for c in task.eval_tasks[1].criteria] == [
+        ("task-1.t0", "inc button"), ("task-1.t1", "click + twice")]
+    assert task.initial == "initial" and task.origin == "web-bench:tally"
+    assert (tmp_path / "tasks" / "wb-tally" / "initial" / "index.html").is_file()
+    with pytest.raises(WebBenchError, match="no project nope"):
+        import_webbench(FIXTURE, tmp_path, ["nope"])
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "tasks.jsonl").write_text('{"id": "task-1"}\n')
+    with pytest.raises(WebBenchError, match=r"tasks.jsonl:1: a task needs an id and a descr"):
+        import_webbench(bad, tmp_path / "out")
+
+
+PAGE = ("<!doctype html><title>Tally</title><h1 id=\"title\">Tally</h1><p id=\"count\">0</p>"
+        "{buttons}<script>const c = document.getElementById('count');{script}</script>")
+INIT = PAGE.format(buttons="", script="")
+INC_BROKEN = PAGE.format(buttons='<button class="inc">+</button>', script="")
+INC = PAGE.format(buttons='<button class="inc">+</button>',
+                  script="document.querySelector('.inc').onclick = "
+                         "() => { c.textContent = +c.textContent + 1 };")
+RESET = PAGE.format(buttons='<button class="inc">+</button><button class="reset">Reset</button>',
+                    script="document.querySelector('.inc').onclick = "
+                           "() => { c.textContent = +c.textContent + 1 };"
+                           "document.querySelector('.reset').onclick = "
+                           "() => { c.textContent = 0 };")
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(900)
+def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server) -> None:
+    """init passes at once; task-1 fails (+ does nothing), is fixed on the retry with the
+    tests' errors as feedback (medium verbosity: expected and observed, as Web-Bench's retry); task-2 fails twice (no persistence) and stops the project:
+    Pass@1 1/3, Pass@2 2/3, recovery 1/2."""
+    from tests.llm_server import tool_calls
+
+    bench = tmp_path / "bench"
+    assert runner.invoke(app, ["import", "web-bench", str(FIXTURE), "--out",
+                               str(bench)]).exit_code == 0
+
+    def attempt(html: str, summary: str) -> list:
+        return [tool_calls(("write_file", {"path": "index.html", "content": html})),
+                tool_calls(("finish", {"summary": summary}))]
+
+    llm_server.script(*attempt(INIT, "init"), *attempt(INC_BROKEN, "inc v1"),
+                      *attempt(INC, "inc v2"), *attempt(RESET, "reset v1"),
+                      *attempt(RESET, "reset v2"))
+    model = f"openai:fake@{llm_server.openai_base_url}"
+    res = runner.invoke(app, ["run", "--bench", str(bench), "--task", "wb-tally",
+                              "--agent", "llm", "--model", model, "--mode", "sequential",
+                              "--verbosity", "medium", "--out", str(tmp_path / "runs"), "--run-id", "seq"])
+    assert res.exit_code == 0, res.output
+    from asuka.results.store import RunStore
+
+    store = RunStore(tmp_path / "runs" / "seq")
+    (cell,) = store.cells()
+    rounds = store.load_rounds(cell)
+    assert [(r.step["task"], r.step["attempt"]) for r in rounds] == [
+        ("init", 1), ("task-1", 1), ("task-1", 2), ("task-2", 1), ("task-2", 2)]
+    # cumulative: step 2 judged init again; the verdicts are the specs' tests
+    assert set(rounds[1].evaluation.results) == {"init", "task-1"}
+    failed = rounds[1].evaluation.results["task-1"]
+    assert failed.status == "failed" and failed.verdicts[0].backend == "playwright-test"
+    assert [v.status for v in failed.verdicts] == ["pass", "fail"]
+    assert "toHaveText" in failed.verdicts[1].reason and "\x1b[" not in failed.verdicts[1].reason
+    # the prompts: step 2 gets task-1's description and what init built; its retry the errors
+    step2 = json.dumps(llm_server.requests[2].body)
+    assert "Add a button '+' (class 'inc')" in step2 and "init (completed)" in step2
+    retry = json.dumps(llm_server.requests[4].body)
+    assert "click + twice" in retry and "toHaveText" in retry
+    result = store.cell_result(cell)
+    assert result["pass_at_1"] == pytest.approx(1 / 3)
+    assert result["pass_at_2"] == pytest.approx(2 / 3)
+    assert result["recovery"] == pytest.approx(1 / 2) and result["stopped_early"]
+
+    # the same workspaces replayed: the specs decide the same
+    res = runner.invoke(app, ["run", "--bench", str(bench), "--task", "wb-tally",
+                              "--agent", "replay", "--agent-opt", f"run={store.root}",
+                              "--agent-opt", f"cell={cell}", "--mode", "sequential",
+                              "--out", str(tmp_path / "runs"), "--run-id", "replayed"])
+    assert res.exit_code == 0, res.output
+    replayed = RunStore(tmp_path / "runs" / "replayed")
+    (rcell,) = replayed.cells()
+    assert [(r.step["task"], r.step["attempt"]) for r in replayed.load_rounds(rcell)] == [
+        (r.step["task"], r.step["attempt"]) for r in rounds]
+
+    res = runner.invoke(app, ["report", str(store.root), "--bench", str(bench), "-f", "md",
+                              "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    section = md[md.index("### Sequential"):]
+    header, _, row = section.split("\n\n")[1].splitlines()[:3]
+    assert "Pass@1" in header and "Pass@2" in header and "recovery" in header
+    assert "33.3" in row and "66.7" in row and "50.0" in row and "standards" in row
