@@ -127,7 +127,7 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
     assert [(r.step["task"], r.step["attempt"]) for r in replayed.load_rounds(rcell)] == [
         (r.step["task"], r.step["attempt"]) for r in rounds]
 
-    res = runner.invoke(app, ["report", str(store.root), "--bench", str(bench), "-f", "md",
+    res = runner.invoke(app, ["report", str(store.root), "--bench", str(bench), "-f", "md,html",
                               "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     md = (tmp_path / "rep" / "report.md").read_text()
@@ -135,3 +135,5 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
     header, _, row = section.split("\n\n")[1].splitlines()[:3]
     assert "Pass@1" in header and "Pass@2" in header and "recovery" in header
     assert "33.3" in row and "66.7" in row and "50.0" in row and "standards" in row
+    viewer = next((tmp_path / "rep" / "html" / "cells").glob("*/round-3.html")).read_text()
+    assert "Sequential step 2: <code>task-1</code>, attempt 2" in viewer
