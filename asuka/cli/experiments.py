@@ -248,7 +248,10 @@ def export(
 
 def agree(
     run_a: Annotated[Path, typer.Argument(help="One run's directory.")],
-    run_b: Annotated[Path, typer.Argument(help="The other run's directory.")],
+    run_b: Annotated[Path | None, typer.Argument(help="The other run's directory.")] = None,
+    humans: Annotated[bool, typer.Option(
+        "--humans", help="The run's judge against the people who labelled it (asuka "
+                         "annotate) instead of another run.")] = False,
     out: Annotated[Path | None, typer.Option(help="Also write the result as JSON here.")
                    ] = None,
     bench: BenchOpt = None,
@@ -256,8 +259,18 @@ def agree(
 ) -> None:
     """Agreement of two runs' evaluators on the artifacts both judged (paired by task and
     workspace content): percent agreement, Cohen's kappa, Gwet's AC1, macro-F1, score
-    correlations, and the criteria they disagree on."""
+    correlations, and the criteria they disagree on. With --humans: the judge against
+    human labels (accuracy, precision, recall, F1, kappa, AC1 with bootstrap CIs)."""
     import json
+
+    if humans:
+        from asuka.cli.annotate import print_human_agreement
+
+        print_human_agreement(run_a, bench, out)
+        return
+    if run_b is None:
+        err.print("[red]error[/red] give a second run, or --humans")
+        raise typer.Exit(2)
 
     from asuka.report import ChangedTasksError, RunNotFound
     from asuka.report.agree import compare_runs

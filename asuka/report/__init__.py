@@ -36,6 +36,12 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
         out.insert(1, t.feedback_table(agg))
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
+    if (run.root / "annotations.sqlite").is_file():  # an agreement study on this run
+        from asuka.annotate import human_agreement
+
+        types = {(c.task, et.id): et.type for c in run.cells if c.bt
+                 for et in c.bt.task.eval_tasks}
+        out.append(t.humans_table(human_agreement(run.root, types)))
     src = (run.meta.get("reeval") or {}).get("source")
     if src and (run.root.parent / src).is_dir():
         try:

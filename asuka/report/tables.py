@@ -257,6 +257,26 @@ def sequential_table(agg: Aggregate) -> Table:
     return t
 
 
+def humans_table(result: dict) -> Table:
+    """The judge against people (``asuka agree RUN --humans``): overall and per breakdown."""
+    cols = ["accuracy", "precision", "recall", "F1", "kappa", "AC1"]
+    t = Table("humans", "Judge vs human labels (Pass the positive class)",
+              ["slice", "n", *cols], percent={"accuracy", "precision", "recall", "F1"})
+    keys = ("accuracy", "precision", "recall", "f1", "kappa", "ac1")
+    if result.get("overall"):
+        o = result["overall"]
+        t.rows.append(["all", o["n"], *[o[k] for k in keys]])
+    for facet in ("type", "ui", "stage"):
+        for name, s in result.get(f"by_{facet}", {}).items():
+            t.rows.append([f"{facet} {name}", s["n"], *[s[k] for k in keys]])
+    lo_hi = result.get("overall", {}).get("ci", {})
+    ci = "; ".join(f"{k} [{v[0]:.3f}, {v[1]:.3f}]" for k, v in lo_hi.items())
+    t.note = (f"{result['labels']} label(s), {result['cant_tell']} can't tell (left out); "
+              f"confusion {result['confusion']}. 95% bootstrap CIs over projects: "
+              f"{ci or 'need two projects'}. Disagreements: asuka agree RUN --humans.")
+    return t
+
+
 def contracts_table(agg: Aggregate) -> Table:
     """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
     artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""
