@@ -10,11 +10,11 @@ from __future__ import annotations
 import typer
 
 from asuka.cli import eval as eval_commands
-from asuka.cli import annotate, experiments, imports, run, tasks
+from asuka.cli import annotate, author, experiments, imports, run, tasks
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Asuka: closed-loop, multi-round benchmark of code agents on web apps.")
-for group in (tasks, run, experiments, eval_commands, imports, annotate):
+for group in (tasks, run, experiments, eval_commands, imports, annotate, author):
     group.register(app)
 
 

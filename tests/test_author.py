@@ -1,0 +1,95 @@
+"""`asuka author new` (issue #20) with the scripted server standing in for the model: every
+stage's prompt and answer at the wire, the draft the pipeline writes and `validate` accepts, a
+repair turn fed the validator's problems, an answer that does not fit sent back once, and a
+re-run from a stage after a person edited an earlier stage's output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from asuka.cli import app
+from tests.llm_server import json_reply, llm_server  # noqa: F401 - fixture
+
+runner = CliRunner()
+PRD = {"title": "Habit tracker", "prd": "# Habit tracker\n\n## Habits\n- add a habit\n"
+       "- tick it off per day\n\n## Rules\n- an empty name shows \"Name is required.\"\n"}
+QUERY = {"query": "make me a little habit tracker"}
+DATA = {"files": [{"path": "data/habits.json", "content": "[{\"name\": \"Read\"}, {\"name\": \"\"}]",
+                   "anomalies": ["a habit with an empty name"]}]}
+TASKS = {"eval_tasks": [
+    {"id": "t0", "summary": "The habit list is shown", "type": "presence", "weight": 2,
+     "criteria": [{"id": "t0.c0", "text": "A list of habits with Read in it."}]},
+    {"id": "t1", "summary": "Adding a habit", "type": "functionality", "weight": 4,
+     "criteria": [{"id": "t1.c0", "text": "Adding Walk shows it in the list."}]},
+    {"id": "t2", "summary": "An empty name is refused", "type": "robustness", "weight": 3,
+     "criteria": [{"id": "t2.c0", "text": "Adding an empty name shows \"Name is required.\""}]}]}
+
+
+def _author(tmp_path: Path, server, *extra: str):
+    return runner.invoke(app, ["author", "new", "a habit tracker", "--id", "habits",
+                               "--category", "utility", "--model",
+                               f"openai:author@{server.openai_base_url}", "--bench",
+                               str(tmp_path), *extra])
+
+
+def test_a_draft_from_every_stage_with_a_repair_turn(tmp_path, llm_server) -> None:
+    llm_server.script(json_reply(PRD), json_reply(QUERY),
+                      json_reply({"files": [{"path": "habits.json", "content": "[]"}]}),  # no fit
+                      json_reply(DATA), json_reply(TASKS),
+                      json_reply({"edges": [["t0", "t1"], ["t1", "t9"]]}),  # t9: no such task
+                      json_reply({**TASKS, "edges": [["t0", "t1"], ["t1", "t2"]]}))
+    res = _author(tmp_path, llm_server)
+    assert res.exit_code == 0, res.output
+    assert "1 repair turn(s)" in res.output and "draft habits validates" in res.output
+    folder = tmp_path / "tasks" / "habits"
+    import yaml
+
+    task = yaml.safe_load((folder / "task.yaml").read_text())
+    assert task["status"] == "draft" and task["query"] == QUERY["query"]
+    assert [et["id"] for et in task["eval_tasks"]] == ["t0", "t1", "t2"]
+    assert "a habit with an empty name" in task["notes"]
+    assert (folder / "data" / "habits.json").read_text() == DATA["files"][0]["content"]
+    assert (tmp_path / "prds" / "habits.md").read_text().startswith("# Habit tracker")
+    assert yaml.safe_load((tmp_path / "dags" / "habits.yaml").read_text())["edges"] == [
+        ["t0", "t1"], ["t1", "t2"]]
+    res = runner.invoke(app, ["validate", "habits", "--bench", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    # at the wire: the query stage saw the PRD; the data stage was told why its answer did not
+    # fit; the repair turn got the validator's problem
+    bodies = [json.dumps(r.body) for r in llm_server.requests]
+    assert "tick it off per day" in bodies[1]
+    assert "does not fit the required JSON" in bodies[3] and "pattern" in bodies[3]
+    assert "t9" in bodies[6] and "dags/habits.yaml" in bodies[6]
+    records = sorted(p.name for p in (folder / "authoring").iterdir())
+    assert records == ["dag.json", "data.json", "evaluation.json", "prd.json", "query.json",
+                       "repair-1.json"]
+    data_rec = json.loads((folder / "authoring" / "data.json").read_text())
+    assert len(data_rec["replies"]) == 2 and data_rec["usage"]["calls"] == 2
+
+    # a person edits the evaluation stage's output; re-run from the dag stage
+    rec = folder / "authoring" / "evaluation.json"
+    edited = json.loads(rec.read_text())
+    edited["output"]["eval_tasks"][1]["summary"] = "Adding a habit (edited)"
+    rec.write_text(json.dumps(edited))
+    llm_server.script(json_reply({"edges": [["t0", "t2"]]}))
+    res = _author(tmp_path, llm_server, "--from-stage", "dag")
+    assert res.exit_code == 0, res.output
+    task = yaml.safe_load((folder / "task.yaml").read_text())
+    assert task["eval_tasks"][1]["summary"] == "Adding a habit (edited)"
+    assert "Adding a habit (edited)" in json.dumps(llm_server.requests[-1].body)
+
+
+def test_a_draft_that_cannot_be_repaired_stays_invalid(tmp_path, llm_server) -> None:
+    cycle = {"edges": [["t0", "t1"], ["t1", "t0"]]}
+    llm_server.script(json_reply(PRD), json_reply(QUERY), json_reply(DATA), json_reply(TASKS),
+                      json_reply(cycle), json_reply({**TASKS, **cycle}))
+    res = _author(tmp_path, llm_server, "--repairs", "1")
+    assert res.exit_code == 1
+    assert "cycle" in res.output and "still a draft that does not validate" in res.output
+    assert (tmp_path / "tasks" / "habits" / "authoring" / "repair-1.json").is_file()
+    # an existing task is not overwritten without --from-stage
+    res = _author(tmp_path, llm_server)
+    assert res.exit_code == 1 and "exists" in res.output
