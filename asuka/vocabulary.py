@@ -6,15 +6,43 @@ status is added in one place (and ``typing.get_args`` of a Literal gives its tup
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
+
+from pydantic import AfterValidator
 
 # how the DAG gates evaluation tasks (asuka.protocol.dag)
 Protocol = Literal["dag", "flat", "full"]
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 
-# what the code agent starts from: the underspecified query, or the clarified PRD (PRD-1R)
-Start = Literal["query", "prd"]
-STARTS: tuple[str, ...] = get_args(Start)
+# what the code agent starts from: the underspecified query, the clarified PRD (PRD-1R), or a
+# rewrite of the request for a requester at a granularity (LiveEvalBench's variants,
+# "end-user/abstract", "pm/prd", ...: the task's ``queries``)
+BASE_STARTS: tuple[str, ...] = ("query", "prd")
+REQUESTERS: tuple[str, ...] = ("end-user", "designer", "pm", "developer")
+GRANULARITIES: tuple[str, ...] = ("abstract", "functional", "prd")
+STARTS = BASE_STARTS
+
+
+def check_variant(value: str) -> str:
+    """A requester/granularity key ("end-user/abstract"), or a ValueError saying why not."""
+    requester, _, granularity = value.partition("/")
+    if requester not in REQUESTERS or granularity not in GRANULARITIES:
+        raise ValueError(f"a query variant is REQUESTER/GRANULARITY with a requester of "
+                         f"{', '.join(REQUESTERS)} and a granularity of "
+                         f"{', '.join(GRANULARITIES)}, not {value!r}")
+    return value
+
+
+def check_start(value: str) -> str:
+    if value in BASE_STARTS:
+        return value
+    if "/" not in value:
+        raise ValueError(f"unknown value {value!r}: query, prd, or a query variant "
+                         f"REQUESTER/GRANULARITY (e.g. end-user/abstract)")
+    return check_variant(value)
+
+
+Start = Annotated[str, AfterValidator(check_start)]
 
 # what the code agent is told after a round (WatchPoint's ablation): nothing, the user's words
 # on the executed failures, those plus the diagnostic probes' observations, or the observations

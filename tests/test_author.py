@@ -93,3 +93,70 @@ def test_a_draft_that_cannot_be_repaired_stays_invalid(tmp_path, llm_server) -> 
     # an existing task is not overwritten without --from-stage
     res = _author(tmp_path, llm_server)
     assert res.exit_code == 1 and "exists" in res.output
+
+
+def test_rewritten_queries_are_start_modes(tmp_path, llm_server) -> None:
+    """`asuka author rewrite` keeps each requester/granularity variant in queries.yaml; a run
+    can start from one (the agent's first prompt is it), and a variant a task lacks is an
+    error that names the command to make it."""
+    import shutil
+
+    import yaml
+
+    from asuka.benchmark.loading import load_bench
+    from asuka.codeagents.base import RoundContext
+
+    bench = tmp_path / "bench"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "bench", bench)
+    llm_server.script(json_reply({"query": "i want a list of things to do"}),
+                      json_reply({"query": "Todo list: add, tick, filter; empty titles "
+                                           "are refused with an error."}))
+    res = runner.invoke(app, ["author", "rewrite", "mini-todo", "--variant", "end-user/abstract",
+                              "--variant", "pm/prd", "--model",
+                              f"openai:author@{llm_server.openai_base_url}", "--bench", str(bench)])
+    assert res.exit_code == 0, res.output
+    assert "beginner end user" in json.dumps(llm_server.requests[0].body)
+    assert "every feature, rule" in json.dumps(llm_server.requests[1].body)
+    queries = yaml.safe_load((bench / "tasks" / "mini-todo" / "queries.yaml").read_text())
+    assert queries == {"end-user/abstract": "i want a list of things to do",
+                       "pm/prd": "Todo list: add, tick, filter; empty titles are refused "
+                                 "with an error."}
+    (bt,), problems = load_bench(bench, ["mini-todo"])
+    assert problems == [] and bt.task.queries == queries
+    ctx = RoundContext(bench_task=bt, round=1, start="end-user/abstract", workspace=tmp_path)
+    assert ctx.prompt.startswith("i want a list of things to do")
+    res = runner.invoke(app, ["run", "--bench", str(bench), "--task", "mini-todo", "-p", "weak",
+                              "--rounds", "1", "--start", "end-user/abstract", "--out",
+                              str(tmp_path / "runs"), "--run-id", "v"])
+    assert res.exit_code == 0, res.output
+    from asuka.results.store import RunStore
+
+    (cell,) = RunStore(tmp_path / "runs" / "v").cells()
+    assert "end-user-abstract" in cell
+    res = runner.invoke(app, ["run", "--bench", str(bench), "--task", "mini-todo", "-p", "weak",
+                              "--rounds", "1", "--start", "designer/functional", "--out",
+                              str(tmp_path / "runs")])
+    assert res.exit_code == 2
+    assert "no query variant 'designer/functional'" in " ".join(res.output.split())
+
+
+def test_difficulty_tiers_follow_the_fixed_rule() -> None:
+    from asuka.benchmark.stats import difficulty
+    from asuka.schema import BenchTask, DagSpec, Task
+
+    def task(n: int, pages: int, reloads: int, chain: bool) -> BenchTask:
+        ets = [{"id": f"t{i}", "summary": "s", "type": "functionality", "weight": 1,
+                "criteria": [{"id": f"t{i}.c0", "text": "x", "check": [
+                    {"goto": f"/#/p{i % pages}"}, *([{"reload": None}] if i < reloads else []),
+                    {"expect_visible": {"role": "heading"}}]}]} for i in range(n)]
+        edges = [(f"t{i}", f"t{i + 1}") for i in range(n - 1)] if chain else []
+        return BenchTask(task=Task.model_validate({"id": "x", "title": "x",
+                                                   "category": "utility", "query": "q",
+                                                   "eval_tasks": ets}),
+                         prd="p", dag=DagSpec(edges=edges), root="/nonexistent")
+
+    assert difficulty(task(3, 1, 0, False)) == ("L1", {"views": 1, "depth": 1, "state": 0})
+    # 2 views (1), depth 4 (1), 2 state tasks (1): L2
+    assert difficulty(task(4, 2, 2, True))[0] == "L2"
+    # 4 views (2), depth 6 (2), 5 state tasks (2): L3
+    assert difficulty(task(6, 4, 5, True)) == ("L3", {"views": 4, "depth": 6, "state": 5})

@@ -18,12 +18,24 @@ import jinja2
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from asuka.author._models import STAGES, DagOut, EvalTaskOut, EvaluationOut
+from asuka.author._models import STAGES, DagOut, EvalTaskOut, EvaluationOut, QueryOut
+from asuka.benchmark.loading import QUERIES_FILE
+from asuka.vocabulary import check_variant
 from asuka.llm import LLMClient, LLMResponseError
 
 PROMPTS = Path(__file__).parent / "stages"
 ORDER = ("prd", "query", "data", "evaluation", "dag")
 AUTHORING_DIR = "authoring"
+# who asks (LiveEvalBench's requesters) and how much they say (its granularities)
+REQUESTER_ROLES = {
+    "end-user": "a beginner end user with no technical background",
+    "designer": "a designer who cares about layout, visual hierarchy and interaction",
+    "pm": "a product manager who thinks in features, user flows and acceptance rules",
+    "developer": "a developer who names the stack, the data and the edge cases"}
+GRANULARITY_RULES = {
+    "abstract": "one or two sentences naming the app and its purpose, almost no features.",
+    "functional": "the main features and flows in a short paragraph, no exact rules or values.",
+    "prd": "every feature, rule, message and value the requirements state, in their own order."}
 
 
 class AuthoringError(RuntimeError):
@@ -54,7 +66,8 @@ class Author:
         self.bench, self.max_repairs = Path(bench), max_repairs
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PROMPTS)),
                                  undefined=jinja2.StrictUndefined, autoescape=False)
-        self.templates = {name: env.get_template(f"{name}.j2") for name in (*ORDER, "repair")}
+        self.templates = {name: env.get_template(f"{name}.j2")
+                          for name in (*ORDER, "repair", "rewrite")}
 
     async def ask(self, prompt: str, model: type[BaseModel], record: Path) -> BaseModel:
         """One structured answer; a reply that does not fit is sent back once with why."""
@@ -131,6 +144,27 @@ class Author:
             write_task(self.bench, task_id, category, outputs)
             problems = validate(self.bench, task_id)
         return Authored(task_id, folder, list(ORDER[start:]), repairs, problems)
+
+    async def rewrite(self, bt: Any, variants: list[str]) -> Path:
+        """The task's request rewritten per requester/granularity variant (LiveEvalBench),
+        kept in ``tasks/ID/queries.yaml`` (merged with what is there; task.yaml untouched)."""
+        folder = Path(bt.root)
+        path = folder / QUERIES_FILE
+        queries = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        for key in variants:
+            check_variant(key)
+            requester, _, granularity = key.partition("/")
+            prompt = self.templates["rewrite"].render(
+                prd=bt.prd, requester_role=REQUESTER_ROLES[requester], granularity=granularity,
+                granularity_rule=GRANULARITY_RULES[granularity])
+            out = await self.ask(prompt, QueryOut, folder / AUTHORING_DIR /
+                                 f"rewrite-{requester}-{granularity}.json")
+            queries[key] = out.query
+        path.write_text("# Query variants (asuka author rewrite): requester/granularity -> "
+                        "request\n" + yaml.safe_dump(queries, sort_keys=True,
+                                                       allow_unicode=True, width=100),
+                        encoding="utf-8")
+        return path
 
     @staticmethod
     def _context(raw: str, category: str, outputs: dict[str, BaseModel]) -> dict[str, Any]:

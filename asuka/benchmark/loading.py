@@ -241,6 +241,9 @@ def _load_dag(task: Task, bench: Path, problems: list[Problem]) -> DagSpec | Non
     return None if bad else spec
 
 
+QUERIES_FILE = "queries.yaml"  # a task's query variants, beside its task.yaml
+
+
 def load_task(bench: Path, task_id: str, problems: list[Problem]) -> BenchTask | None:
     """Load one task with its PRD and DAG, appending every problem found."""
     rel = f"tasks/{task_id}/task.yaml"
@@ -259,6 +262,16 @@ def load_task(bench: Path, task_id: str, problems: list[Problem]) -> BenchTask |
         problems.append(Problem(prd_rel, "", "PRD file not found"))
     elif not prd.strip():
         problems.append(Problem(prd_rel, "", "PRD is empty"))
+    variants = bench / "tasks" / task_id / QUERIES_FILE
+    if variants.is_file() and isinstance(data, dict):
+        # the requester/granularity rewrites `asuka author rewrite` keeps beside task.yaml
+        extra, _ = _read_yaml(variants, f"tasks/{task_id}/{QUERIES_FILE}", problems)
+        if isinstance(extra, dict):
+            clash = sorted(set(extra) & set(data.get("queries") or {}))
+            if clash:
+                problems.append(Problem(f"tasks/{task_id}/{QUERIES_FILE}", "",
+                                        f"{', '.join(clash)} also in task.yaml's queries"))
+            data = {**data, "queries": {**extra, **(data.get("queries") or {})}}
     try:
         task = Task.model_validate(data if data is not None else {})
     except ValidationError as exc:

@@ -44,6 +44,7 @@ class BenchStats:
     mandatory_criteria: int = 0
     pairwise_tasks: int = 0      # presentation tasks judged against the reference app
     capabilities: dict[str, float] | None = None
+    tiers: dict[str, int] = field(default_factory=dict)  # difficulty tier -> tasks
 
     @property
     def eval_tasks_per_task(self) -> float:
@@ -80,4 +81,30 @@ def bench_stats(tasks: list[BenchTask]) -> BenchStats:
                    + [p.capability for p in pairwise])
     labelled = sum(caps.values())
     s.capabilities = {c: caps[c] / labelled for c in CAPABILITIES} if labelled else None
+    tiers = Counter(difficulty(t)[0] for t in tasks)
+    s.tiers = {tier: tiers[tier] for tier in TIERS}
     return s
+
+
+TIERS = ("L1", "L2", "L3")
+# steps whose criteria exercise state beyond one page view (LiveEvalBench's state complexity)
+STATE_OPS = ("reload", "upload")
+
+
+def difficulty(bt: BenchTask) -> tuple[str, dict[str, int]]:
+    """A task's tier by a fixed rule (LiveEvalBench's L1-L3 from views, dependency and state):
+    views, the distinct pages and #routes its checks open; depth, its DAG's; state, the
+    evaluation tasks whose checks reload the page, upload a file or run as one flow. Each
+    scores 0-2 (views 1 / 2-3 / 4+, depth <=3 / 4-5 / 6+, state 0-1 / 2-4 / 5+); a total of
+    0-1 is L1, 2-3 L2, 4-6 L3."""
+    views: set[str] = set()
+    state = 0
+    for et in bt.task.eval_tasks:
+        steps = [step for c in et.criteria for step in c.check or []]
+        views |= {str(step.arg).split("?")[0] for step in steps if step.op == "goto"}
+        state += any(step.op in STATE_OPS for step in steps) or bool(et.shared_context)
+    depth = CriterionDag.of(bt.task, bt.dag).depth()
+    facts = {"views": max(len(views), 1), "depth": depth, "state": state}
+    score = ((facts["views"] >= 2) + (facts["views"] >= 4) + (depth >= 4) + (depth >= 6)
+             + (state >= 2) + (state >= 5))
+    return ("L1" if score <= 1 else "L2" if score <= 3 else "L3"), facts

@@ -52,5 +52,37 @@ def new(
     console.print(f"draft {done.task_id} validates (status: draft, unproven)", highlight=False)
 
 
+@author.command("rewrite")
+def rewrite(
+    task_id: Annotated[str, typer.Argument(help="The task whose request to rewrite.")],
+    model: Annotated[str, typer.Option(help="PROVIDER:MODEL[@BASE_URL] of the author model.")],
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", help="REQUESTER/GRANULARITY (repeatable; default: every requester at "
+                          "every granularity), e.g. end-user/abstract, pm/prd.")] = None,
+    bench: BenchOpt = None,
+) -> None:
+    """The task's request rewritten from its PRD for requesters (end-user, designer, pm,
+    developer) at granularities (abstract, functional, prd), kept in tasks/ID/queries.yaml;
+    each is a start mode of its own (asuka run --start end-user/abstract)."""
+    from asuka.author import Author, AuthoringError
+    from asuka.benchmark.loading import load_bench
+    from asuka.llm import LLMError
+    from asuka.vocabulary import GRANULARITIES, REQUESTERS
+
+    root = bench_dir(bench)
+    tasks, problems = load_bench(root, [task_id])
+    if problems:
+        for p in problems:
+            err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+    wanted = variant or [f"{r}/{g}" for r in REQUESTERS for g in GRANULARITIES]
+    try:
+        path = asyncio.run(Author(model, root).rewrite(tasks[0], wanted))
+    except (AuthoringError, LLMError, ValueError) as exc:
+        err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    console.print(f"{len(wanted)} variant(s) -> {path}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(author, name="author")

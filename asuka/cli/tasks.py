@@ -170,6 +170,7 @@ def stats(
              ("core evaluation tasks", str(s.core_tasks), "-"),
              ("pairwise presentation tasks", str(s.pairwise_tasks), "-"),
              ("mandatory criteria", str(s.mandatory_criteria), "-")]
+    rows += [(f"difficulty {tier}", str(n), "-") for tier, n in s.tiers.items()]
     for c, n in JOYFRONT_CAPABILITIES.items():
         ours = "-" if s.capabilities is None else pct(s.capabilities[c])
         rows.append((f"capability: {c}", ours, f"{pct(n / joy_total)} (JoyFrontBench)"))
@@ -181,20 +182,22 @@ def stats(
 def _per_task_table(tasks: list) -> Table:
     from asuka.protocol.dag import CriterionDag
     from asuka.benchmark.proof import proof_state
+    from asuka.benchmark.stats import difficulty
 
     from rich import box
 
     table = Table(title="Tasks", box=box.SIMPLE_HEAD, pad_edge=False)
     for col, right in (("task", False), ("category", False), ("status", False),
                        ("evals", True), ("crit", True), ("weight", True),
-                       ("depth", True), ("proof", False)):
+                       ("depth", True), ("tier", False), ("proof", False)):
         table.add_column(col, justify="right" if right else "left", no_wrap=True)
     for t in sorted(tasks, key=lambda t: (t.task.category, t.id)):
         ets = t.task.eval_tasks
         table.add_row(t.id, t.task.category, t.task.status, str(len(ets)),
                       str(sum(len(e.criteria) for e in ets)),
                       f"{sum(e.weight for e in ets) / len(ets):.2f}",
-                      str(CriterionDag.of(t.task, t.dag).depth()), proof_state(t))
+                      str(CriterionDag.of(t.task, t.dag).depth()), difficulty(t)[0],
+                      proof_state(t))
     return table
 
 

@@ -50,7 +50,8 @@ class RoundContext(BaseModel):
             return (f"Next task, in the project in the current directory:\n\n{task.query}"
                     "\nKeep what the earlier tasks built working.")
         if self.round == 1:
-            body = self.prd if self.prd else task.query
+            # the PRD (PRD-1R), a requester's rewrite of the request, or the query
+            body = self.prd or task.queries.get(self.start) or task.query
             data = ""
             if task.data:
                 data = "\n\nMock data is provided in the workspace: " + ", ".join(task.data)

@@ -34,6 +34,7 @@ from asuka.schema import Task
 PROFILE_DIR = Path(__file__).parent / "profiles"
 _TASK_REF = re.compile(r"\btask\s+(\d+)\s*/\s*crit", re.I)
 _CHECK_REF = re.compile(r"^CHECK (\S+) ", re.M)
+GRANULARITY_SHARE = {"abstract": 0.0, "functional": 0.5, "prd": 1.0}
 
 
 class TypeProfile(BaseModel):
@@ -121,11 +122,16 @@ class SimCodeAgent:
         log: list[str] = []
         prev = (ctx.previous_meta or {}).get("features")
         if ctx.round == 1 or prev is None:
-            mode = "prd" if ctx.prd else "query"
+            mode = "prd" if ctx.prd else ctx.start if "/" in ctx.start else "query"
+            # a requester's variant: its granularity between the query's chance and the PRD's
+            # (the simulator's assumption: more specified, more right)
+            share = 1.0 if mode == "prd" else GRANULARITY_SHARE.get(mode.partition("/")[2], 0.0)
             states: dict[str, FeatureState] = {}
             for name in sorted(task.features):
                 p = self.profile.for_type(task.feature_type(name))
-                ok = rng.random() < getattr(p, mode)
+                chance = p.prd if share == 1.0 else p.query if share == 0.0 \
+                    else p.query + (p.prd - p.query) * share
+                ok = rng.random() < chance
                 states[name] = "ok" if ok else self._miss(rng, p, variants.get(name, False))
             log.append(f"round 1 from the {mode}: built {sum(s == 'ok' for s in states.values())}"
                        f" of {len(states)} features right")

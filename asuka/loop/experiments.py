@@ -336,6 +336,12 @@ def expand(exp: Experiment, bench_tasks: Sequence[BenchTask] | Mapping[str, Benc
         if agent_labels:
             agents = [a for a in agents if a.display() in agent_labels]
         seeds = [s + REPEAT_STRIDE * k for s in g["seeds"] for k in range(g["repeats"])]
+        for start in g["starts"]:  # a requester's variant must exist for every task
+            missing = [t for t in ids if "/" in start and start not in tasks[t].task.queries]
+            if missing:
+                raise ExperimentError([Problem(exp.source, "starts", f"task(s) "
+                                       f"{', '.join(missing)} have no query variant {start!r} "
+                                       f"(asuka author rewrite ID --variant {start})")])
         for a, t, start, rounds, protocol, th, verb, seed, fb, routing in itertools.product(
                 agents, ids, g["starts"], g["rounds"], g["protocols"], g["thresholds"],
                 g["verbosity"], seeds, g["feedback"], g["routing"]):

@@ -40,6 +40,10 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
     criteria, capabilities, pairwise presentation tasks) reads as unset: it changes what a run's scores mean, so provenance
     sees it, but not what a check decides, so a proof (``asuka.benchmark.proof``) outlives it."""
     definition = bt.task.model_dump(mode="json", exclude={"status", "notes", "origin"})
+    # the query variants change what an agent reads, not what a check decides: provenance
+    # sees them (when a task has any), a proof outlives them
+    if not contracts or not definition["queries"]:
+        del definition["queries"]
     # pairwise presentation tasks have no checks to prove: a proof outlives them; provenance
     # sees them (a field added after the proofs, left out when empty)
     if not contracts or not definition["pairwise"]:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from asuka.schema._dsl import ID_PATTERN, CheckStep, Strict
-from asuka.vocabulary import Capability
+from asuka.vocabulary import Capability, check_variant
 
 TaskType = Literal["presence", "functionality", "robustness"]
 TASK_TYPES: tuple[str, ...] = ("presence", "functionality", "robustness")
@@ -142,6 +142,9 @@ class Task(Strict):
     title: str
     category: Category
     query: str = Field(min_length=1)
+    # the request rewritten for requesters at granularities ("end-user/abstract": its text),
+    # start modes of their own (`asuka author rewrite`; also read from tasks/ID/queries.yaml)
+    queries: dict[str, str] = Field(default_factory=dict)
     data: list[str] = Field(default_factory=list)
     eval_tasks: list[EvalTask] = Field(min_length=1)
     # presentation tasks judged against the reference app (``PairwiseTask``)
@@ -161,6 +164,15 @@ class Task(Strict):
     # independent test case (the paper's rule). A task still proven under shared contexts, the
     # behaviour before the field existed, says true until it is migrated and proven again.
     shared_context: bool = False
+
+    @field_validator("queries")
+    @classmethod
+    def _variants(cls, v: dict[str, str]) -> dict[str, str]:
+        for key, text in v.items():
+            check_variant(key)
+            if not text.strip():
+                raise ValueError(f"the query variant {key!r} is empty")
+        return v
 
     @model_validator(mode="after")
     def _resolve_shared_context(self) -> Task:
