@@ -237,8 +237,8 @@ def test_draft_tasks_are_left_out_of_all_but_load_when_named(tmp_path):
     assert "│              1 │" in res.output  # one task counted
     res = CliRunner().invoke(app, ["stats", "--bench", str(bench), "--per-task", "--drafts"])
     rows = [line.split() for line in res.output.splitlines() if line.strip().startswith("mini-")]
-    assert rows == [["mini-draft", "utility", "draft", "5", "11", "2.80", "4", "unproven"],
-                    ["mini-todo", "utility", "ready", "5", "11", "2.80", "4", "unproven"]], \
+    assert rows == [["mini-draft", "utility", "draft", "5", "11", "2.80", "4", "L1", "unproven"],
+                    ["mini-todo", "utility", "ready", "5", "11", "2.80", "4", "L1", "unproven"]], \
         res.output
     y.write_text(y.read_text().replace("status: draft", "status: sketch"))
     res = CliRunner().invoke(app, ["validate", "--bench", str(bench)])
