@@ -13,8 +13,6 @@ import tempfile
 import threading
 import time
 import traceback
-import urllib.error
-import urllib.request
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +20,7 @@ from pathlib import Path
 
 from asuka.deploy import detect
 from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
+from asuka.deploy.health import PROBE_INTERVAL, probe_http, wait_http
 from asuka.deploy.ports import HOST, PortAllocator, default_allocator
 from asuka.deploy.procs import LogBuffer, tail_lines
 from asuka.deploy.sandbox import Sandbox, SandboxProcess, build_child_env, get_sandbox
@@ -35,7 +34,6 @@ _PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
     "webpack": lambda p, h: ["--port", str(p), "--host", h],
     "webpack-dev-server": lambda p, h: ["--port", str(p), "--host", h],
 }
-_PROBE_INTERVAL = 0.2
 # how long an app may listen elsewhere before the deployer stops waiting for it on $PORT
 _OTHER_PORT_GRACE = 2.0
 
@@ -273,7 +271,7 @@ class Deployer:
         attempt.meta["port"] = str(lease.port)
         attempt.note(f"serving {root} at {server.url}")
         with _timed(attempt, "health"):
-            status = _wait_http(server.url, lambda s: s == 200, self.timeouts.health)
+            status = wait_http(server.url, lambda s: s == 200, self.timeouts.health)
         if status != 200:
             raise DeployFailed(f"static server: GET / returned {status} instead of 200")
         return server.url
@@ -316,7 +314,7 @@ class Deployer:
                                f"{self.timeouts.start:g}s (the app must listen on $PORT)\n"
                                + tail_lines(log.text()))
         with _timed(attempt, "health"):
-            status = _wait_http(url, lambda s: s == 200, self.timeouts.health, proc)
+            status = wait_http(url, lambda s: s == 200, self.timeouts.health, proc)
         if status != 200:
             raise DeployFailed(f"GET / returned {status} instead of 200 within "
                                f"{self.timeouts.health:g}s\n" + tail_lines(log.text()))
@@ -331,7 +329,7 @@ class Deployer:
         tried: set[int] = {port}
         first_seen: float | None = None
         while True:
-            status = _probe(url)
+            status = probe_http(url)
             if status is not None or proc.poll() is not None or time.monotonic() >= deadline:
                 return status, None
             others = proc.listening_ports() - tried
@@ -339,7 +337,7 @@ class Deployer:
                 first_seen = time.monotonic()
             # a dev server may open a side port (live reload, HMR) just before $PORT: wait
             if not others or time.monotonic() - first_seen < _OTHER_PORT_GRACE:
-                time.sleep(_PROBE_INTERVAL)
+                time.sleep(PROBE_INTERVAL)
                 continue
             for other in sorted(others):
                 tried.add(other)
@@ -347,11 +345,11 @@ class Deployer:
                 if reachable is None:
                     break
                 moved = f"http://{HOST}:{reachable}/"
-                status = _probe(moved)
+                status = probe_http(moved)
                 if status is not None:
                     return status, (other, moved)
                 proc.reroute(port)
-            time.sleep(_PROBE_INTERVAL)
+            time.sleep(PROBE_INTERVAL)
 
 
 def _record_repair(attempt: _Attempt, repair: str) -> None:
@@ -388,38 +386,6 @@ def _port_flags(script_body: str, port: int, host: str) -> list[str]:
     tool = words[0].rsplit("/", 1)[-1] if words else ""
     make = _PORT_FLAGS.get(tool)
     return make(port, host) if make else []
-
-
-_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def _probe(url: str) -> int | None:
-    """HTTP status of GET url (after redirects), or None when nothing answered HTTP."""
-    try:
-        with _NO_PROXY.open(url, timeout=5) as response:
-            return response.status
-    except urllib.error.HTTPError as exc:
-        return exc.code
-    except (OSError, ValueError, urllib.error.URLError):
-        return None
-    except Exception:  # noqa: BLE001 - http.client raises assorted errors on garbage
-        return None
-
-
-def _wait_http(url: str, good: Callable[[int | None], bool], timeout: float,
-               proc: SandboxProcess | None = None) -> int | None:
-    """Poll until ``good(status)``, the process exits, or ``timeout``; return the last status."""
-    deadline = time.monotonic() + timeout
-    status = None
-    while True:
-        status = _probe(url)
-        if good(status):
-            return status
-        if proc is not None and proc.poll() is not None:
-            return status
-        if time.monotonic() >= deadline:
-            return status
-        time.sleep(_PROBE_INTERVAL)
 
 
 class ExternalDeployer:
