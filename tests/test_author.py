@@ -160,3 +160,116 @@ def test_difficulty_tiers_follow_the_fixed_rule() -> None:
     assert difficulty(task(4, 2, 2, True))[0] == "L2"
     # 4 views (2), depth 6 (2), 5 state tasks (2): L3
     assert difficulty(task(6, 4, 5, True)) == ("L3", {"views": 4, "depth": 6, "state": 5})
+
+
+# ---------------------------------------------------------------- reference, checks, proof
+# The reference stage's code agent writes this app through its tools; its features are marked
+# (data-list, add-form, validation with a broken variant).
+HABITS_APP = """<!doctype html><html><head><meta charset="utf-8"><title>Habits</title></head>
+<body><h1>Habits</h1><ul aria-label="Habits" id="list"></ul>
+<!-- @feature add-form -->
+<form id="add"><label>Habit name <input id="name"></label><button>Add</button></form>
+<p role="alert" id="msg"></p>
+<!-- @end add-form -->
+<script>
+const list = document.getElementById('list');
+function show(name) {
+  const li = document.createElement('li'); li.textContent = name; list.appendChild(li);
+}
+/* @feature data-list */
+fetch('data/habits.json').then(r => r.json())
+  .then(hs => hs.filter(h => h.name).forEach(h => show(h.name)));
+/* @end data-list */
+/* @feature add-form */
+document.getElementById('add').addEventListener('submit', e => {
+  e.preventDefault();
+  const name = document.getElementById('name').value.trim();
+  /* @feature validation */
+  if (!name) { document.getElementById('msg').textContent = 'Name is required.'; return; }
+  /* @end validation */
+  /* @broken validation */
+  if (!name) return;
+  /* @end validation */
+  show(name || '(unnamed)');
+});
+/* @end add-form */
+</script></body></html>
+"""
+CHECKS = {
+    "t0.c0": [{"goto": "/"}, {"expect_visible": {"role": "heading", "name": "Habits"}},
+              {"expect_visible": {"text": "Read", "exact": True}}],
+    "t1.c0": [{"fill": {"label": "Habit name", "value": "Walk"}},
+              {"click": {"role": "button", "name": "Add"}},
+              {"expect_visible": {"text": "Walk", "exact": True}}],
+    "t2.c0": [{"click": {"role": "button", "name": "Add"}},
+              {"expect_text": {"role": "alert", "value": "Name is required."}}]}
+RIGHT_MAP = {"data-list": {"tasks": ["t0"]}, "add-form": {"tasks": ["t1", "t2"]},
+             "validation": {"tasks": ["t2"], "broken": ["t2"]}}
+# validation does not make t1 fail: a vacuous mapping, which the proof catches
+VACUOUS_MAP = {**RIGHT_MAP, "validation": {"tasks": ["t1", "t2"], "broken": ["t2"]}}
+
+
+def _script_draft(server, *after) -> None:
+    from tests.llm_server import tool_calls
+
+    dag = {"edges": [["t0", "t1"], ["t1", "t2"]]}
+    server.script(json_reply(PRD), json_reply(QUERY), json_reply(DATA), json_reply(TASKS),
+                  json_reply(dag),
+                  tool_calls(("write_file", {"path": "index.html", "content": HABITS_APP})),
+                  tool_calls(("finish", {"summary": "habits app with markers"})), *after)
+
+
+def test_the_reference_and_checks_stages_prove_a_task(tmp_path, llm_server) -> None:
+    """--prove: the code agent builds the reference, the checks stage sees its accessibility
+    tree and markers, a vacuous first mapping fails the proof and goes back with the failing
+    mutant named, the second is proven in real Chromium: proof.json, status ready."""
+    import yaml
+
+    from asuka.benchmark.loading import load_bench
+    from asuka.benchmark.proof import proof_state
+
+    _script_draft(llm_server, json_reply({"checks": CHECKS, "features": VACUOUS_MAP}),
+                  json_reply({"checks": CHECKS, "features": RIGHT_MAP}))
+    res = _author(tmp_path, llm_server, "--prove")
+    assert res.exit_code == 0, res.output
+    assert "proven" in res.output and "after 2 checks turn(s)" in res.output
+    folder = tmp_path / "tasks" / "habits"
+    assert (folder / "reference" / "index.html").read_text() == HABITS_APP
+    assert not (folder / "reference" / "data").exists()  # the data stays the task's own
+    task = yaml.safe_load((folder / "task.yaml").read_text())
+    assert "status" not in task and task["reference"] == "reference"
+    assert task["features"]["validation"] == {"tasks": ["t2"], "broken": ["t2"]}
+    assert task["eval_tasks"][1]["criteria"][0]["check"] == CHECKS["t1.c0"]
+    (bt,), problems = load_bench(tmp_path, ["habits"])
+    assert problems == [] and proof_state(bt) == "proven"
+    proof = json.loads((folder / "proof.json").read_text())
+    assert {(r["feature"], r["state"]) for r in proof["runs"]} == {
+        ("reference", "ok"), ("data-list", "missing"), ("add-form", "missing"),
+        ("validation", "missing"), ("validation", "broken")}
+    # at the wire: the code agent got the PRD, the criteria and the marker scheme; the checks
+    # stage the reference's ARIA tree and markers; the repair turn the vacuous mutant
+    bodies = [json.dumps(r.body) for r in llm_server.requests]
+    assert "@feature NAME" in bodies[5] and "Name is required" in bodies[5]
+    assert "textbox" in bodies[7] and "Habit name" in bodies[7]
+    assert "validation: broken" in bodies[7]
+    assert "vacuous: t1 still passes with validation missing" in bodies[8]
+    records = sorted(p.name for p in (folder / "authoring").iterdir())
+    assert {"reference.json", "checks.json", "checks-repair-1.json", "proof-1.json",
+            "proof-2.json"} <= set(records)
+    first = json.loads((folder / "authoring" / "proof-1.json").read_text())
+    assert first["proven"] is False and any("vacuous" in p for p in first["problems"])
+
+
+def test_a_draft_that_cannot_be_proven_stays_draft_with_its_failing_mutants(
+        tmp_path, llm_server) -> None:
+    import yaml
+
+    _script_draft(llm_server, json_reply({"checks": CHECKS, "features": VACUOUS_MAP}))
+    res = _author(tmp_path, llm_server, "--prove", "--repairs", "0")
+    assert res.exit_code == 1
+    out = " ".join(res.output.split())
+    assert "not proven habits after 1 checks turn(s)" in out
+    assert "validation (missing): vacuous: t1 still passes with validation missing" in out
+    task = yaml.safe_load((tmp_path / "tasks" / "habits" / "task.yaml").read_text())
+    assert task["status"] == "draft"
+    assert not (tmp_path / "tasks" / "habits" / "proof.json").exists()

@@ -3,11 +3,11 @@ the model is told about), and the task files they add up to."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from asuka.schema import CATEGORIES, ID_PATTERN, TASK_TYPES
+from asuka.schema import CATEGORIES, ID_PATTERN, TASK_TYPES, CheckStep
 
 Category = Literal[tuple(CATEGORIES)]  # type: ignore[valid-type]
 TaskType = Literal[tuple(TASK_TYPES)]  # type: ignore[valid-type]
@@ -63,5 +63,42 @@ class DagOut(BaseModel):
     edges: list[tuple[str, str]] = Field(default_factory=list)
 
 
+class ReferenceOut(BaseModel):
+    """Stage reference: what the code agent built (the files themselves are in reference/,
+    where a person may edit them before re-running from the checks stage)."""
+
+    files: list[str] = Field(default_factory=list)
+    features: dict[str, list[str]] = Field(default_factory=dict)  # marker -> kinds found
+
+
+class FeatureOut(BaseModel):
+    tasks: list[str] = Field(min_length=1)
+    broken: list[str] | None = None
+
+
+class ChecksOut(BaseModel):
+    """Stage checks: check steps for every criterion, and which evaluation tasks fail when a
+    marked feature is missing (``tasks``) or broken (``broken``)."""
+
+    checks: dict[str, list[dict[str, Any]]]
+    features: dict[str, FeatureOut]
+
+    @field_validator("checks")
+    @classmethod
+    def _steps_are_the_dsl(cls, checks: dict[str, list[dict[str, Any]]]
+                           ) -> dict[str, list[dict[str, Any]]]:
+        for cid, steps in checks.items():
+            if not steps:
+                raise ValueError(f"{cid}: no check steps")
+            for k, step in enumerate(steps):
+                try:
+                    CheckStep.model_validate(step)
+                except ValueError as exc:
+                    raise ValueError(f"{cid} step {k} {step!r}: "
+                                     f"{str(exc).splitlines()[-1].strip()}") from None
+        return checks
+
+
 STAGES: dict[str, type[BaseModel]] = {"prd": PrdOut, "query": QueryOut, "data": DataOut,
-                                      "evaluation": EvaluationOut, "dag": DagOut}
+                                      "evaluation": EvaluationOut, "dag": DagOut,
+                                      "reference": ReferenceOut, "checks": ChecksOut}

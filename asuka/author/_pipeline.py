@@ -5,7 +5,8 @@ answer (``_models``); its prompt, reply, parsed output and cost are kept in
 ``tasks/ID/authoring/<stage>.json``. The task is written as a draft and validated; its problems
 go back to the model for at most ``repairs`` repair turns (each kept as ``repair-<n>.json``).
 ``from_stage`` re-runs from a stage after a human edited the earlier stages' outputs (the
-``output`` field of their records)."""
+``output`` field of their records). With ``prove`` the stages of ``_prove`` follow: a reference
+app, checks, and the proof that takes the task out of draft."""
 
 from __future__ import annotations
 
@@ -18,13 +19,16 @@ import jinja2
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from asuka.author._models import STAGES, DagOut, EvalTaskOut, EvaluationOut, QueryOut
+from asuka.author import _prove
+from asuka.author._models import STAGES, ChecksOut, DagOut, EvalTaskOut, EvaluationOut, \
+    QueryOut
 from asuka.benchmark.loading import QUERIES_FILE
 from asuka.vocabulary import check_variant
 from asuka.llm import LLMClient, LLMResponseError
 
 PROMPTS = Path(__file__).parent / "stages"
 ORDER = ("prd", "query", "data", "evaluation", "dag")
+PROOF_STAGES = ("reference", "checks")  # optional (--prove); checks include the proof
 AUTHORING_DIR = "authoring"
 # who asks (LiveEvalBench's requesters) and how much they say (its granularities)
 REQUESTER_ROLES = {
@@ -54,6 +58,9 @@ class Authored:
     stages: list[str]
     repairs: int
     problems: list[str] = field(default_factory=list)  # what still does not validate
+    proven: bool | None = None  # None: not asked to prove
+    mutant_problems: list[str] = field(default_factory=list)  # the last proof's failures
+    proof_turns: int = 0
 
     @property
     def valid(self) -> bool:
@@ -61,13 +68,18 @@ class Authored:
 
 
 class Author:
-    def __init__(self, model: Any, bench: Path, max_repairs: int = 2) -> None:
+    def __init__(self, model: Any, bench: Path, max_repairs: int = 2, *,
+                 coder: Any = None, ui_options: dict | None = None,
+                 log: Any = None) -> None:
+        """``coder``: the code agent that builds the reference (default: the built-in LLM
+        agent on the author's model); ``ui_options``: for the proof's scripted checks."""
         self.client = LLMClient(model, role="author")
-        self.bench, self.max_repairs = Path(bench), max_repairs
+        self.model, self.coder, self.ui_options = model, coder, ui_options
+        self.bench, self.max_repairs, self.log = Path(bench), max_repairs, log
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PROMPTS)),
                                  undefined=jinja2.StrictUndefined, autoescape=False)
         self.templates = {name: env.get_template(f"{name}.j2")
-                          for name in (*ORDER, "repair", "rewrite")}
+                          for name in (*ORDER, *PROOF_STAGES, "repair", "rewrite")}
 
     async def ask(self, prompt: str, model: type[BaseModel], record: Path) -> BaseModel:
         """One structured answer; a reply that does not fit is sent back once with why."""
@@ -108,16 +120,18 @@ class Author:
                       if used.cost_usd is not None else None}}, indent=1), encoding="utf-8")
 
     async def new(self, raw: str, task_id: str, category: str,
-                  from_stage: str | None = None) -> Authored:
+                  from_stage: str | None = None, prove: bool = False) -> Authored:
         folder = self.bench / "tasks" / task_id
         records = folder / AUTHORING_DIR
         outputs: dict[str, BaseModel] = {}
+        stages = (*ORDER, *PROOF_STAGES)
         start = 0
         if from_stage is not None:
-            if from_stage not in ORDER:
-                raise ValueError(f"unknown stage {from_stage!r}; stages: {', '.join(ORDER)}")
-            start = ORDER.index(from_stage)
-            for stage in ORDER[:start]:  # as recorded, or as a person edited them since
+            if from_stage not in stages:
+                raise ValueError(f"unknown stage {from_stage!r}; stages: {', '.join(stages)}")
+            start = stages.index(from_stage)
+            prove = prove or from_stage in PROOF_STAGES
+            for stage in stages[:start]:  # as recorded, or as a person edited them since
                 path = records / f"{stage}.json"
                 if not path.is_file():
                     raise ValueError(f"{path}: stage {stage} has not run yet")
@@ -131,7 +145,7 @@ class Author:
         write_task(self.bench, task_id, category, outputs)
         problems = validate(self.bench, task_id)
         repairs = 0
-        while problems and repairs < self.max_repairs:
+        while problems and repairs < self.max_repairs and start < len(ORDER):
             repairs += 1
             current = yaml.safe_dump({
                 "eval_tasks": outputs["evaluation"].model_dump(mode="json")["eval_tasks"],
@@ -143,7 +157,74 @@ class Author:
             outputs["dag"] = DagOut(edges=fixed.edges)
             write_task(self.bench, task_id, category, outputs)
             problems = validate(self.bench, task_id)
-        return Authored(task_id, folder, list(ORDER[start:]), repairs, problems)
+        done = Authored(task_id, folder, list(stages[start:] if prove else ORDER[start:]),
+                        repairs, problems)
+        if prove and not problems:
+            await self._prove(done, category, outputs, start - len(ORDER))
+        return done
+
+    async def _prove(self, done: Authored, category: str, outputs: dict[str, Any],
+                     start: int) -> None:
+        """The reference and checks stages (``start``: index in PROOF_STAGES to begin at),
+        then the proof; its failures go back to the checks stage for at most
+        ``max_repairs`` turns. ``done`` is updated in place."""
+        from asuka.benchmark.features import features_in
+        from asuka.benchmark.loading import load_bench
+
+        records = done.folder / AUTHORING_DIR
+        if start <= 0:
+            (draft,), _ = load_bench(self.bench, [done.task_id])
+            prompt = self.templates["reference"].render(**self._context("", category, outputs))
+            coder = self.coder or self._default_coder()
+            ref, record = await _prove.build_reference(prompt, draft, coder, done.folder)
+            records.mkdir(parents=True, exist_ok=True)
+            (records / "reference.json").write_text(json.dumps(
+                {"prompt": prompt, "output": ref.model_dump(mode="json"), **record},
+                indent=1), encoding="utf-8")
+            if not ref.features:
+                done.problems = [f"{done.folder / _prove.REFERENCE_DIR}: the code agent marked "
+                                 "no feature (@feature NAME ... @end NAME)"]
+                return
+            outputs["reference"] = ref
+        # a person may have edited the reference since it was built: the markers on disk count
+        marked = features_in(done.folder / _prove.REFERENCE_DIR)
+        (with_ref,), _ = load_bench(self.bench, [done.task_id])
+        with_ref.task.reference = _prove.REFERENCE_DIR
+        aria = await _prove.aria_tree(with_ref)
+        problems: list[str] = []
+        previous = ""
+        for turn in range(self.max_repairs + 1):
+            ctx = {**self._context("", category, outputs), "aria": aria, "problems": problems,
+                   "previous": previous,
+                   "features": {k: sorted(v) for k, v in sorted(marked.items())}}
+            name = "checks.json" if turn == 0 else f"checks-repair-{turn}.json"
+            checks = await self.ask(self.templates["checks"].render(**ctx), ChecksOut,
+                                    records / name)
+            outputs["checks"] = checks
+            previous = "The previous answer:\n" + json.dumps(checks.model_dump(mode="json"))
+            done.proof_turns = turn + 1
+            write_task(self.bench, done.task_id, category, outputs)
+            problems = validate(self.bench, done.task_id)
+            if problems:  # the answer does not make a valid task: no proof to run
+                done.mutant_problems = []
+                continue
+            (bt,), _ = load_bench(self.bench, [done.task_id])
+            ok, problems, _report = await _prove.prove(bt, self.ui_options, log=self.log)
+            (records / f"proof-{turn + 1}.json").write_text(json.dumps(
+                {"proven": ok, "problems": problems}, indent=1), encoding="utf-8")
+            if ok:
+                write_task(self.bench, done.task_id, category, outputs, status=None)
+                done.proven, done.mutant_problems = True, []
+                return
+            done.mutant_problems = problems
+        done.proven = False
+        if not done.mutant_problems:
+            done.problems = problems
+
+    def _default_coder(self) -> Any:
+        from asuka.codeagents.llm import LLMCodeAgent
+
+        return LLMCodeAgent(self.model, max_steps=40)
 
     async def rewrite(self, bt: Any, variants: list[str]) -> Path:
         """The task's request rewritten per requester/granularity variant (LiveEvalBench),
@@ -178,8 +259,11 @@ class Author:
         return ctx
 
 
-def write_task(bench: Path, task_id: str, category: str, outputs: dict[str, Any]) -> None:
-    """The draft's files: task.yaml, data/, prds/ID.md, dags/ID.yaml."""
+def write_task(bench: Path, task_id: str, category: str, outputs: dict[str, Any],
+               status: str | None = "draft") -> None:
+    """The draft's files: task.yaml, data/, prds/ID.md, dags/ID.yaml; with a checks stage's
+    output the criteria's check steps, the features and the reference folder too.
+    ``status=None``: a proven task, ready."""
     folder = Path(bench) / "tasks" / task_id
     folder.mkdir(parents=True, exist_ok=True)
     files = outputs["data"].files
@@ -188,13 +272,28 @@ def write_task(bench: Path, task_id: str, category: str, outputs: dict[str, Any]
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f.content, encoding="utf-8")
     anomalies = [a for f in files for a in f.anomalies]
+    checks = outputs.get("checks")
+    eval_tasks = outputs["evaluation"].model_dump(mode="json")["eval_tasks"]
     task = {"id": task_id, "title": outputs["prd"].title, "category": category,
-            "query": outputs["query"].query, "status": "draft", "reference": None,
+            "query": outputs["query"].query, "status": status,
+            "shared_context": False,
+            "reference": _prove.REFERENCE_DIR if checks is not None else None,
             "data": [f.path for f in files],
-            "notes": "Authored by `asuka author new`; not yet proven."
+            "notes": "Authored by `asuka author new`; "
+                     + ("proven by asuka validate --mutants." if status is None
+                        else "not yet proven.")
                      + (f" Deliberate data anomalies: {'; '.join(anomalies)}." if anomalies
-                        else ""),
-            "eval_tasks": outputs["evaluation"].model_dump(mode="json")["eval_tasks"]}
+                        else "")}
+    if checks is not None:
+        task["features"] = {k: f.model_dump(exclude_none=True)
+                            for k, f in checks.features.items()}
+        for et in eval_tasks:
+            for c in et["criteria"]:
+                if c["id"] in checks.checks:
+                    c["check"] = checks.checks[c["id"]]
+    task["eval_tasks"] = eval_tasks
+    if status is None:
+        del task["status"]
     (folder / "task.yaml").write_text(yaml.safe_dump(task, sort_keys=False, allow_unicode=True,
                                                      width=100), encoding="utf-8")
     for sub, name, text in (("prds", f"{task_id}.md", outputs["prd"].prd.rstrip() + "\n"),
