@@ -66,8 +66,11 @@ VERBOSITIES: tuple[str, ...] = get_args(Verbosity)
 # one criterion's verdict, and one evaluation task's status (asuka.schema)
 CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
 TaskStatus = Literal["passed", "failed", "skipped", "error"]
-# which stage decided a verdict: the check as written, the check on grounded locators, an LLM
-DecidedBy = Literal["scripted", "grounded", "llm"]
+# which rung of the resolution ladder decided a verdict (asuka.uiagents.ladder, .criterion):
+# the check as written, relaxed locators or wording, an intent adapted to the app's widget, a
+# locator grounded by a model, the check re-planned by a model, an LLM judge
+DecidedBy = Literal["scripted", "relaxed", "adapted", "grounded", "replanned", "llm"]
+DECIDED_BY: tuple[str, ...] = get_args(DecidedBy)
 
 # what an evaluation task exercises: JoyFrontBench's eight capability dimensions (its Table 4)
 Capability = Literal["component-completeness", "representation-fidelity", "visual-quality",

@@ -111,3 +111,57 @@ def test_eval_needs_a_dir_or_a_url(tmp_path: Path) -> None:
     res = runner.invoke(app, ["eval", str(tmp_path / "nowhere"), "--task", "kanban-board",
                               "--out", str(tmp_path)])
     assert res.exit_code == 2 and "is not a directory" in res.output
+
+
+# ---------------------------------------------------------------- the real-agent corpus
+
+
+def test_real_agent_corpus_is_well_formed():
+    """Every labelled round of the real-agent corpus: labels for every criterion of its task,
+    round 1's prompt word for word, and for later rounds the feedback that round received."""
+    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries
+
+    entries = corpus_entries("realagent")
+    assert len(entries) >= 6 and len({e.task for e in entries}) >= 6
+    tasks = {e.task: _bench_task(e.task) for e in entries}
+    for e in entries:
+        load_labels(e.path / "labels.yaml", tasks[e.task])
+        assert (e.path / "app").is_dir()
+        prompt = e.path / ("PROMPT.md" if e.round == 1 else "FEEDBACK.md")
+        assert prompt.is_file(), prompt
+    for p in REALAGENT_DIR.glob("*/round-1/PROMPT.md"):
+        assert "Build it as a self-contained web project" in p.read_text()
+
+
+def test_no_feedback_of_the_corpus_runs_names_the_checks():
+    """What the user told the real agents never holds a locator, a selector or the check DSL's
+    words, and round 1's feedback never says "again"."""
+    from asuka.benchmark.corpus import REALAGENT_DIR
+    from asuka.users.base import TECHNICAL
+
+    files = sorted(REALAGENT_DIR.glob("*/round-*/FEEDBACK.md")) + sorted(
+        REALAGENT_DIR.glob("*/round-*/feedback.md"))
+    assert len(files) >= 6
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert not TECHNICAL.search(text), (f, TECHNICAL.search(text))
+        for word in ("role=", "name=", "css=", "matching element", "expect_"):
+            assert word not in text, (f, word)
+    for f in REALAGENT_DIR.glob("*/round-*/feedback.md"):
+        # feedback.md is what that round's app got from asuka eval, a first evaluation
+        assert "again" not in f.read_text(encoding="utf-8").split("\n", 1)[0], f
+
+
+def test_real_agent_agreement_figures_are_current():
+    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries
+
+    record = json.loads((REALAGENT_DIR / AGREEMENT_FILE).read_text())
+    entries = {e.key: e for e in corpus_entries("realagent")}
+    assert set(record) <= set(entries) and len(record) >= 6
+    tasks = {e.task: _bench_task(e.task) for e in entries.values()}
+    for key, fig in record.items():
+        e = entries[key]
+        assert fig["fingerprint"] == fingerprint(tasks[e.task], e.path), \
+            f"{key}: agreement.json is stale; rerun benchmarks/foreign_agreement.py " \
+            "--corpus realagent --write"
+        assert fig["false_passes"] <= 0.01 * fig["total"] + 1

@@ -232,7 +232,7 @@ async def test_llm_probe_scripts_run_sandboxed_and_reach_the_agent(tmp_path, llm
 
     bench = Path(__file__).parent / "fixtures" / "bench"
     (bt,) = load_tasks(bench, ["mini-todo"])
-    page = ('<!doctype html><title>Todo app</title><h1>Todo</h1>'
+    page = ('<!doctype html><title>Todo app</title><h1>Chores</h1>'
             '<input placeholder="What needs doing?"><button>Add</button><ul></ul>')
     browser_js = """```js
 const { chromium } = require('playwright-core');
@@ -268,7 +268,7 @@ touch LEFT_BY_PROBE
     probes = r1.evaluation.probes
     assert probes.fired and probes.backend == "llm" and probes.errors == [], probes
     got = {(o.source, o.name): o.value for o in probes.observations}
-    assert got == {("browser", "h1_text"): "Todo", ("browser", "other_port"): "unreachable",
+    assert got == {("browser", "h1_text"): "Chores", ("browser", "other_port"): "unreachable",
                    ("terminal", "index_has_h1"): "1", ("terminal", "app_status"): "200"}
     assert "chromium.launch" in probes.scripts["browser.cjs"]
     assert probes.scripts["terminal.sh"].startswith("echo")
@@ -278,6 +278,6 @@ touch LEFT_BY_PROBE
     assert not (store.round_dir(spec.cell_id, 1) / "workspace" / "LEFT_BY_PROBE").exists()
     # the next round's prompt: the user's words, then the observation blocks
     sent = json.dumps(llm_server.requests[4].body)
-    assert "BROWSER OBSERVATION" in sent and "CHECK h1_text: Todo" in sent
+    assert "BROWSER OBSERVATION" in sent and "CHECK h1_text: Chores" in sent
     assert "TERMINAL OBSERVATION" in sent and "CHECK app_status: 200" in sent
     assert "task 0 / crit 0" in sent

@@ -19,11 +19,12 @@ TASK = Task.model_validate({
     ]})
 
 
-def evaluation(**kw) -> RoundEvaluation:
+def evaluation(seen: str = "it shows “Total: 41”; I expected “Total: 42”", **kw
+               ) -> RoundEvaluation:
     reason = "step 2 expect_text [css='#t'] value='Total: 42': observed 'Total: 41'"
     return RoundEvaluation(protocol="dag", threshold=0.5, results={
         "t0": EvalTaskResult(eval_task_id="t0", status="failed", verdicts=[
-            Verdict(criterion_id="t0.c0", status="fail", reason=reason, step=1)]),
+            Verdict(criterion_id="t0.c0", status="fail", reason=reason, step=1, seen=seen)]),
         "t1": EvalTaskResult(eval_task_id="t1", status="skipped", skipped_because=["t0"]),
     }, **kw)
 
@@ -40,10 +41,21 @@ def test_low_is_paper_style():
     assert text.strip() == "task 0 / crit 0 — not working: A total is shown."
 
 
-def test_medium_reports_what_was_observed():
+def test_medium_reports_what_the_user_saw():
     text = TemplateUser("medium").render(TASK, evaluation())
-    assert "observed: observed 'Total: 41'" in text
-    assert "step 2" not in text  # the scripted step is not the user's business
+    assert "It shows “Total: 41”; I expected “Total: 42”" in text
+    assert "step 2" not in text and "css" not in text  # the check is not the user's business
+    assert text.startswith("I tested the app. 1 thing doesn't work")  # round 1: not "again"
+    again = TemplateUser("medium").render(TASK, evaluation(), round=2)
+    assert again.startswith("I tested the app again. 1 thing still doesn't work")
+
+
+@pytest.mark.parametrize("verbosity", ["medium", "high"])
+def test_a_technical_reason_never_reaches_the_user(verbosity):
+    """A verdict without plain words (an old record) is told in a generic sentence."""
+    text = TemplateUser(verbosity).render(TASK, evaluation(seen=""))
+    assert "expect_text" not in text and "css=" not in text and "observed '" not in text
+    assert "it did not behave as described" in text.lower()
 
 
 def test_deploy_failure_talks_about_the_build():

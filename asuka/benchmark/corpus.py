@@ -6,6 +6,18 @@ who never saw the reference app or the checks, each with a hand-made label per c
     tests/fixtures/foreign/<task>/NOTES.md      what its writer built and interpreted
     tests/fixtures/foreign/agreement.json       the last measured agreement per task
 
+The **real-agent corpus** holds apps written as a code agent writes them: from round 1's prompt
+alone (the query, never the PRD), then from the feedback Asuka's own user gave each round
+(``asuka eval --protocol dag``, default verbosity), each round's app frozen and labelled by a
+tester who used it and never saw the checks:
+
+    tests/fixtures/realagent/<task>/round-<r>/app/          the app as that round left it
+    tests/fixtures/realagent/<task>/round-<r>/PROMPT.md     round 1's prompt, word for word
+    tests/fixtures/realagent/<task>/round-<r>/FEEDBACK.md   the prompt of rounds 2 and 3
+    tests/fixtures/realagent/<task>/round-<r>/labels.yaml   the tester's label per criterion
+    tests/fixtures/realagent/<task>/round-<r>/NOTES.md      what the writer did that round
+    tests/fixtures/realagent/agreement.json                 the last measured agreement
+
 It measures whether the evaluator judges behaviour rather than the reference app's names: the
 share of criteria whose verdict on the corpus app matches its label. ``agreement`` is pure (no
 browser); ``benchmarks/foreign_agreement.py`` evaluates the apps and writes agreement.json.
@@ -24,6 +36,8 @@ from asuka.results.provenance import hash_files
 from asuka.schema import BenchTask, RoundEvaluation
 
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "foreign"
+REALAGENT_DIR = CORPUS_DIR.parent / "realagent"
+CORPORA = {"foreign": CORPUS_DIR, "realagent": REALAGENT_DIR}
 AGREEMENT_FILE = "agreement.json"
 LABELS = ("pass", "fail")
 
@@ -39,6 +53,7 @@ class Disagreement:
     verdict: str
     label_reason: str
     verdict_reason: str
+    stage: str = "scripted"   # the rung that decided the verdict (Verdict.decided_by)
 
 
 @dataclass
@@ -50,6 +65,11 @@ class Agreement:
     # per criterion, in order: the verdict and the label, each as pass / fail
     verdicts: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    stages: list[str] = field(default_factory=list)   # per criterion: the deciding rung
+
+    @property
+    def false_passes(self) -> int:
+        return sum(v == "pass" and lab == "fail" for v, lab in zip(self.verdicts, self.labels))
 
     @property
     def share(self) -> float:
@@ -96,17 +116,45 @@ def agreement(bt: BenchTask, evaluation: RoundEvaluation, labels: dict[str, dict
             out.total += 1
             out.verdicts.append("pass" if verdict == "pass" else "fail")
             out.labels.append("pass" if want == "pass" else "fail")
+            stage = (v.decided_by or "scripted") if v is not None else "skipped"
+            out.stages.append(stage)
             if (verdict == "pass") == (want == "pass"):
                 out.agreed += 1
             else:
                 out.disagreements.append(Disagreement(
                     c.id, want, verdict, str(labels[c.id].get("reason", "")),
-                    (v.reason if v is not None else res.error or "")[:300]))
+                    (v.reason if v is not None else res.error or "")[:300], stage))
     return out
 
 
 def corpus_tasks(root: Path = CORPUS_DIR) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/labels.yaml"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One labelled app of a corpus: its task, its round (real-agent corpus) and folder."""
+
+    corpus: str
+    task: str
+    round: int | None
+    path: Path
+
+    @property
+    def key(self) -> str:
+        return self.task if self.round is None else f"{self.task}/round-{self.round}"
+
+
+def corpus_entries(corpus: str = "all") -> list[Entry]:
+    """Every labelled app of ``corpus`` (foreign, realagent or all), in order."""
+    out: list[Entry] = []
+    if corpus in ("foreign", "all"):
+        out += [Entry("foreign", t, None, CORPUS_DIR / t) for t in corpus_tasks()]
+    if corpus in ("realagent", "all"):
+        for p in sorted(REALAGENT_DIR.glob("*/round-*/labels.yaml")):
+            out.append(Entry("realagent", p.parent.parent.name,
+                             int(p.parent.name.removeprefix("round-")), p.parent))
+    return out
 
 
 def fingerprint(bt: BenchTask, entry: Path) -> str:

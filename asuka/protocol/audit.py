@@ -41,8 +41,8 @@ def verdict_defect(eval_task: EvalTask, result: EvalTaskResult, v: Verdict) -> s
         if crit is None or not crit.source_verifiable:
             return "inadmissible: a source inspection cannot decide a behavioural criterion"
         return None
-    if v.decided_by in ("scripted", "grounded"):
-        return None  # the check's own steps are the execution trace
+    if v.decided_by in ("scripted", "relaxed", "adapted", "grounded"):
+        return None  # the check's own steps (and their rescues, recorded) are the trace
     if not v.reason.strip():
         return "no evidence: the verdict says nothing about what was observed"
     shot = result.evidence is not None and result.evidence.screenshot

@@ -81,7 +81,8 @@ class EvalTask(Strict):
 # steps a pairwise view's path may take: actions that bring both apps to the same state;
 # assertions belong to pointwise criteria
 PATH_OPS = frozenset({"goto", "reload", "wait", "eval", "click", "dblclick", "hover", "check",
-                      "uncheck", "fill", "select", "press", "upload"})
+                      "uncheck", "fill", "select", "press", "upload", "set", "choose",
+                      "turn_on", "turn_off"})
 
 
 class PairwiseView(Strict):

@@ -76,6 +76,12 @@ STEP_ARGS: dict[str, tuple[str, ...] | None] = {
     "select": ("option",),
     "press": ("key",),       # locator optional: without one the key goes to the page
     "upload": ("files",),    # paths relative to the task's data dir
+    # intents: what the criterion wants, carried out on the widget the app has
+    # (asuka.uiagents.adapt): a field set to a value, an option chosen, an option on or off
+    "set": ("value",),
+    "choose": ("option",),
+    "turn_on": (),
+    "turn_off": (),
     "expect_visible": (),
     "expect_hidden": (),
     "expect_text": ("value", "contains"),
@@ -117,10 +123,10 @@ class CheckStep(Strict):
         params = {k: v for k, v in arg.items() if k in extra}
         if op == "expect_text" and "value" not in params:
             raise ValueError("expect_text needs 'value'")
-        if op in ("fill", "expect_value") and "value" not in params:
+        if op in ("fill", "set", "expect_value") and "value" not in params:
             raise ValueError(f"{op} needs 'value'")
-        if op == "select" and "option" not in params:
-            raise ValueError("select needs 'option'")
+        if op in ("select", "choose") and "option" not in params:
+            raise ValueError(f"{op} needs 'option'")
         if op == "press" and "key" not in params:
             raise ValueError("press needs 'key'")
         if op == "expect_attr" and "attr" not in params:

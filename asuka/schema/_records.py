@@ -32,6 +32,9 @@ class Verdict(BaseModel):
     # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
     # verdicts, else "scripted".
     decided_by: DecidedBy | None = None
+    # what a user would have seen, in plain words (asuka.uiagents.seen): what feedback may
+    # repeat; the reason above stays technical (evidence and viewer only)
+    seen: str = ""
 
     @model_validator(mode="after")
     def _default_decided_by(self) -> Verdict:

@@ -48,7 +48,9 @@ from asuka.uiagents.grounding import (
     numeric,
 )
 from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
+from asuka.uiagents import ladder
 from asuka.uiagents.input_modes import StepDenied
+from asuka.uiagents.seen import user_words
 from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
 from asuka.usage import Usage
 
@@ -90,13 +92,16 @@ class _Attempt:
     snapshot_text: str | None = None
     snapshot_file: str | None = None
     judged: bool = False                               # the wording judge failed the step
+    seen: str = ""                                     # what a user saw (asuka.uiagents.seen)
     passes: list[int] = field(default_factory=list)    # steps the wording judge passed
 
 
 class CriterionRunner:
     def __init__(self, agent: Any, base_url: str, evidence_dir: Path | None,
-                 grounding: GroundingBackend, scope: str, bill: Callable[[Usage], None]) -> None:
+                 grounding: GroundingBackend, scope: str, bill: Callable[[Usage], None],
+                 use_ladder: bool = True) -> None:
         self.agent = agent
+        self.ladder = use_ladder
         self.base_url = base_url
         self.evidence_dir = evidence_dir
         self.grounding = grounding
@@ -144,15 +149,21 @@ class CriterionRunner:
         absent = att.status == "not_found" and any(
             r["kind"] == "locator" and r["step"] == att.step and r["grounded"] == "absent"
             for r in records)
+        kinds = {r["kind"] for r in records}
         if att.judged or (att.status == "pass" and att.passes):
             decided = "llm"
         elif grounded or absent:
             decided = "grounded"
+        elif "adapted" in kinds:
+            decided = "adapted"
+        elif "relaxed" in kinds:
+            decided = "relaxed"
         else:
             decided = "scripted"
         v = Verdict(criterion_id=crit.id, status=att.status, reason=att.reason, step=att.step,
                     duration_s=round(time.monotonic() - t0, 3), backend=BACKEND,
-                    groundings=records, decided_by=decided)
+                    groundings=records, decided_by=decided,
+                    seen="" if att.status == "pass" else att.seen)
         if att.status == "not_found" and att.step is not None:
             loc = original[att.step].locator
             v.locator = loc.describe() if loc else None
@@ -183,40 +194,64 @@ class CriterionRunner:
                 at[0] = i
                 try:
                     await asyncio.wait_for(run_step(ctx, step), left())
-                except LocatorMiss:
+                    continue
+                except StepDenied:
                     raise
                 except StepFailed as exc:
-                    wording = (await self._wording(ctx, crit, i, step, exc)
-                               if len(passes) < MAX_JUDGEMENTS else None)
-                    if wording is None:
-                        raise
-                    t = time.monotonic()
-                    j = await self.grounding.judge_wording(wording, self.scope)
-                    spent = time.monotonic() - t
-                    end[0] += spent
-                    clock.deadline += spent
-                    if j is None:
-                        raise
-                    if j.usage is not None:
-                        self.bill(j.usage)
-                    records.append({
-                        "kind": "wording", "step": i, "expected": wording.expected,
-                        "observed": cut(wording.observed), "passed": j.passed,
-                        "reason": j.reason, "model": j.model,
-                        "tokens": 0 if j.cached else j.tokens, "cached": j.cached})
-                    if j.passed:
-                        passes.append(i)
-                        continue
-                    if j.passed is False:
-                        raise _Judged(exc.detail, j.reason) from None
-                    raise
+                    failure = exc
+                # the deterministic rungs (asuka.uiagents.ladder): at most two rescues a step
+                for _ in range(2 if self.ladder else 0):
+                    r = await asyncio.wait_for(ladder.rescue(ctx, steps[i], failure), left())
+                    if r is None:
+                        break
+                    records.append({"kind": r.rung, "step": i,
+                                    "original": original[i].describe(), "taken": r.taken})
+                    if r.step is None:
+                        failure = None
+                        break
+                    steps[i] = r.step
+                    try:
+                        await asyncio.wait_for(run_step(ctx, r.step), left())
+                        failure = None
+                        break
+                    except StepFailed as exc:
+                        failure = exc
+                if failure is None:
+                    continue
+                if isinstance(failure, LocatorMiss):
+                    raise failure
+                wording = (await self._wording(ctx, crit, i, steps[i], failure)
+                           if len(passes) < MAX_JUDGEMENTS else None)
+                if wording is None:
+                    raise failure
+                t = time.monotonic()
+                j = await self.grounding.judge_wording(wording, self.scope)
+                spent = time.monotonic() - t
+                end[0] += spent
+                clock.deadline += spent
+                if j is None:
+                    raise failure
+                if j.usage is not None:
+                    self.bill(j.usage)
+                records.append({
+                    "kind": "wording", "step": i, "expected": wording.expected,
+                    "observed": cut(wording.observed), "passed": j.passed,
+                    "reason": j.reason, "model": j.model,
+                    "tokens": 0 if j.cached else j.tokens, "cached": j.cached})
+                if j.passed:
+                    passes.append(i)
+                    continue
+                if j.passed is False:
+                    raise _Judged(failure.detail, j.reason) from None
+                raise failure
 
         try:
             await body()
         except asyncio.TimeoutError:
             what = (f"task timed out after {a.task_timeout_s:g}s" if by_task
                     else f"timed out after {limit:g}s")
-            return _Attempt("fail", f"{what} at {where()}", at[0])
+            return _Attempt("fail", f"{what} at {where()}", at[0],
+                            seen="the page stopped responding")
         except StepDenied as exc:  # this user lacks the action: not the app's failure
             return _Attempt("unverifiable", f"{where()}: {exc.detail}", at[0])
         except StepFailed as exc:
@@ -228,12 +263,15 @@ class CriterionRunner:
             served_error = ctx.last_status is not None and ctx.last_status >= 400
             if served_error:
                 reason += f" (the page was served with HTTP {ctx.last_status})"
+            step = original[at[0]] if at[0] is not None else None
+            seen = user_words(step, exc.detail, missing=isinstance(exc, LocatorMiss),
+                              http=ctx.last_status if served_error else None)
             # a miss on an error page is the page's failure, not a naming question
             if isinstance(exc, LocatorMiss) and at[0] is not None and not served_error:
                 text, name = await self._snapshot(ctx.page, crit.id)
                 return _Attempt("not_found", reason, at[0], miss=True, snapshot_text=text,
-                                snapshot_file=name)
-            return _Attempt("fail", reason, at[0], judged=isinstance(exc, _Judged))
+                                snapshot_file=name, seen=seen)
+            return _Attempt("fail", reason, at[0], judged=isinstance(exc, _Judged), seen=seen)
         except GroundingFailed as exc:
             return _Attempt("error", f"{where()}: grounding failed: {exc}", at[0])
         except PWError as exc:  # page crashed or closed under us

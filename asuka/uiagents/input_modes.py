@@ -39,9 +39,9 @@ _POINTER = {"any": "click", "touch": "tap", "keyboard": "keyboard"}
 
 
 def tool_of(mode: str, op: str) -> str | None:
-    if op in ("click", "check", "uncheck", "dblclick"):
+    if op in ("click", "check", "uncheck", "dblclick", "choose", "turn_on", "turn_off"):
         return _POINTER.get(mode, "click")
-    return {"goto": "navigate", "reload": "navigate", "hover": "hover", "fill": "type",
+    return {"goto": "navigate", "reload": "navigate", "hover": "hover", "fill": "type", "set": "type",
             "press": "keyboard", "select": "select", "upload": "upload"}.get(
         op, "read-page" if op == "eval" or op.startswith("expect_") else None)
 

@@ -134,7 +134,10 @@ class ScriptedUIAgent:
                  grounding_model: str | ModelSpec | dict | None = None,
                  grounding_cache: str | Path | None = None, fast_absence: bool = True,
                  screenshots: str = "failed", input: str = "any",
-                 allowed_tools: list[str] | None = None) -> None:
+                 allowed_tools: list[str] | None = None, ladder: bool = True) -> None:
+        # the deterministic rungs of the resolution ladder (asuka.uiagents.ladder): relaxed
+        # locators and wording, adapted actions; False: every check exactly as written
+        self.ladder = bool(ladder)
         self.stop_at_first_failure = bool(stop_at_first_failure)
         # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
         self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
@@ -196,7 +199,7 @@ class ScriptedSession:
         self._usage: Usage | None = None  # grounding calls of this session
         scope = f"artifact:{artifact}" if artifact else f"url:{base_url}"
         self._runner = CriterionRunner(agent, base_url, evidence_dir, agent.grounding, scope,
-                                       self._bill)
+                                       self._bill, use_ladder=agent.ladder)
 
     def _bill(self, usage: Usage) -> None:
         self._usage = usage if self._usage is None else self._usage + usage

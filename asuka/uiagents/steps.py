@@ -17,7 +17,7 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import TimeoutError as PWTimeout
 
 from asuka.schema import CheckStep, to_pattern
-from asuka.uiagents import assertions, input_modes
+from asuka.uiagents import adapt, assertions, input_modes
 from asuka.uiagents.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
@@ -248,6 +248,27 @@ async def _upload(ctx: StepContext, step: CheckStep) -> None:
     await _act(ctx, step, do)
 
 
+async def _intent(ctx: StepContext, step: CheckStep) -> None:
+    """``set`` / ``choose`` / ``turn_on`` / ``turn_off``: the intent carried out on the widget
+    the app has (``asuka.uiagents.adapt``), tried until it works or the page has settled."""
+    assert step.locator is not None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ctx.action_timeout_s
+    while True:
+        try:
+            if step.op == "set":
+                await adapt.set_value(ctx, step.locator, step.params.get("value"))
+            elif step.op == "choose":
+                await adapt.choose(ctx, step.locator, step.params.get("option"))
+            else:
+                await adapt.turn(ctx, step.locator, step.op == "turn_on")
+            return
+        except adapt.NotAdapted as exc:
+            if loop.time() >= deadline or await ctx.settled(deadline - loop.time()):
+                raise LocatorMiss(Miss(f"{step.op} [{step.locator.describe()}]: {exc}")) from None
+            await asyncio.sleep(0.1)
+
+
 # ---------------------------------------------------------------- dispatch
 
 
@@ -295,6 +316,10 @@ HANDLERS: dict[str, Any] = {
     "select": _reached(_select),
     "press": _press,
     "upload": _reached(_upload),
+    "set": _intent,
+    "choose": _intent,
+    "turn_on": _intent,
+    "turn_off": _intent,
     "expect_visible": assertions.expect_visible,
     "expect_hidden": assertions.expect_hidden,
     "expect_text": assertions.expect_text,
@@ -312,7 +337,8 @@ def step_budget(ctx: StepContext, step: CheckStep) -> float:
         except (TypeError, ValueError):
             return GRACE_S
     own = {"goto": ctx.nav_timeout_s, "reload": ctx.nav_timeout_s, "eval": ctx.assert_timeout_s,
-           "select": 2 * ctx.action_timeout_s, "upload": 2 * ctx.action_timeout_s}
+           "select": 2 * ctx.action_timeout_s, "upload": 2 * ctx.action_timeout_s,
+           "set": 2 * ctx.action_timeout_s, "choose": 2 * ctx.action_timeout_s}
     fallback = ctx.assert_timeout_s if step.op.startswith("expect_") else ctx.action_timeout_s
     return 2 * own.get(step.op, fallback) + GRACE_S
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
@@ -11,6 +12,28 @@ from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
 from asuka.usage import Usage
 
 
+# words of a technical reason that a user never says: the check DSL's steps and locator keys,
+# selectors, Playwright's "matching element(s)"
+TECHNICAL = re.compile(
+    r"\b(?:role|name|label|placeholder|text|css|testid|alt|title|nth|exact)=|>>|"
+    r"matching element|\bstep \d+\b|\blocator\b|\bexpect_[a-z]+|"
+    r"\b(?:eval|goto|fill|dblclick|upload)\b|\bnot_found\b|<[a-z]+[ >]|\[[a-z-]+=", re.I)
+
+
+def what_was_seen(verdict: Verdict) -> str:
+    """What the user saw for a failed criterion: the verdict's plain words
+    (``Verdict.seen``), or its reason when that is already plain (an LLM judge's), else a
+    plain sentence; never a locator, selector or check step."""
+    if verdict.seen:
+        return verdict.seen
+    reason = verdict.reason.strip()
+    if reason and not TECHNICAL.search(reason):
+        return reason[:300]
+    if verdict.status == "not_found":
+        return "I couldn't find it on the page"
+    return "it did not behave as described"
+
+
 class Failure(BaseModel):
     """One executed, failed criterion: what feedback must talk about."""
 
@@ -18,6 +41,10 @@ class Failure(BaseModel):
     index: int                 # position of the criterion within its evaluation task
     criterion_text: str
     verdict: Verdict
+
+    @property
+    def seen(self) -> str:
+        return what_was_seen(self.verdict)
 
 
 def failures_for_feedback(task: Task, evaluation: RoundEvaluation) -> list[Failure]:

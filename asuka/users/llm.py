@@ -241,7 +241,7 @@ def drop_refs(text: str, bad: list[Mention]) -> tuple[str, list[str]]:
 
 
 def verbatim(ref: str, f: Failure) -> str:
-    reason = f.verdict.reason.strip()
+    reason = f.seen.strip()
     return f"- {ref} — {f.criterion_text.strip()}" + (f" (observed: {reason})" if reason else "")
 
 
@@ -273,7 +273,7 @@ class LLMUser:
         failures = failures_for_feedback(task, evaluation) if failures is None else failures
         refs = task_refs(task)
         items = [{"ref": failure_ref(refs, f), "task_summary": f.eval_task.summary,
-                  "criterion": f.criterion_text, "reason": f.verdict.reason}
+                  "criterion": f.criterion_text, "reason": f.seen}
                  for f in failures]
         return self.template.render(task=task, round=round, failures=items,
                                     deploy_ok=evaluation.deploy_ok,
@@ -301,7 +301,7 @@ class LLMUser:
         # what the prompt itself says may be repeated without being invented
         given = given_refs([task.query, evaluation.deploy_error or ""]
                            + [t for _, f in wanted
-                              for t in (f.criterion_text, f.verdict.reason, f.eval_task.summary)])
+                              for t in (f.criterion_text, f.seen, f.eval_task.summary)])
         messages = [{"role": "user", "content": self.render(task, evaluation, round, failures)}]
 
         def check(reply: str) -> tuple[list[tuple[str, Failure]], list[Mention]]:

@@ -19,19 +19,12 @@ DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "feedback_templates"
 VERBOSITY = VERBOSITIES
 
 
-def _observed(reason: str, prefix: str | None = None) -> str:
-    """A verdict reason in a user's words: drop the scripted step's description (which may
-    itself contain ': '), keep what was seen."""
-    reason = reason.strip()
-    if prefix and reason.startswith(prefix):
-        reason = reason[len(prefix):].lstrip(": ").strip() or reason
-    return reason[:300]
-
-
-def _step_prefix(criterion, step: int | None) -> str | None:
-    if step is None or not criterion.check or step >= len(criterion.check):
-        return None
-    return f"step {step + 1} {criterion.check[step].describe()}"
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?”\"'" else text + "."
 
 
 class TemplateUser:
@@ -45,21 +38,21 @@ class TemplateUser:
                                undefined=StrictUndefined, keep_trailing_newline=True,
                                trim_blocks=False, autoescape=False)
 
-    def render(self, task: Task, evaluation: RoundEvaluation) -> str:
+    def render(self, task: Task, evaluation: RoundEvaluation, round: int = 1) -> str:
+        """The feedback text; ``round`` > 1 says the user tested the app again."""
         if not evaluation.deploy_ok:
             return self.env.get_template("deploy_failed.md.j2").render(
                 error=evaluation.deploy_error or "unknown error", log_tail=None)
         failures = failures_for_feedback(task, evaluation)
         if not failures:
-            return self.env.get_template("all_passed.md.j2").render()
+            return self.env.get_template("all_passed.md.j2").render(again=round > 1)
         numbers = {et.id: i for i, et in enumerate(task.eval_tasks)}
         view = feedback_view(evaluation)
         rows, groups = [], {}
         for f in failures:
-            prefix = _step_prefix(f.eval_task.criteria[f.index], f.verdict.step)
             row = {"task_no": numbers[f.eval_task.id], "index": f.index,
-                   "criterion_text": f.criterion_text,
-                   "observed": _observed(f.verdict.reason, prefix)}
+                   "criterion_text": f.criterion_text, "observed": f.seen,
+                   "observed_sentence": _sentence(f.seen)}
             rows.append(row)
             ev = view[f.eval_task.id].evidence
             g = groups.setdefault(f.eval_task.id, {
@@ -69,11 +62,11 @@ class TemplateUser:
                 "failed_requests": (ev.failed_requests[:5] if ev else [])})
             g["failures"].append(row)
         return self.env.get_template(f"{self.verbosity}.md.j2").render(
-            failures=rows, groups=list(groups.values())).strip() + "\n"
+            failures=rows, groups=list(groups.values()), again=round > 1).strip() + "\n"
 
     async def feedback(self, task: Task, evaluation: RoundEvaluation, round: int
                        ) -> FeedbackResult:
-        return FeedbackResult(text=self.render(task, evaluation))
+        return FeedbackResult(text=self.render(task, evaluation, round))
 
 
 @registry.register("template")

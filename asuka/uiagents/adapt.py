@@ -1,0 +1,243 @@
+"""Adaptive actions: carry out what a step wants on the widget the app actually has.
+
+A check written against the reference app says *how* (``fill`` a month box, ``select`` from a
+dropdown, ``check`` a checkbox); the criterion only says *what* (the first payment month is
+2025-01, the method is Equal installment, X is on). When the step's widget is not there, the
+intent is carried out on what is:
+
+- **set** (a ``fill``, or the ``set`` intent): the named control found as written or by a
+  relaxed name; a ``<select>`` gets the option whose label or value says the value; a
+  month/date/number input gets the value in its own format; a month + year pair (two selects
+  or boxes, named Month and Year, or inside a group named like the field) gets the two parts.
+- **choose** (a ``select``, or the ``choose`` intent): a radio, a segmented button, a tab or a
+  listbox option whose name says the option, inside a group named like the field when the page
+  has one, else the page's unique such control; a custom combobox is opened first.
+- **turn on / off** (``check`` / ``uncheck``, or the ``turn_on`` / ``turn_off`` intents): a
+  switch, a checkbox or a toggle button (``aria-pressed``) named like the field, clicked only
+  when its state differs.
+
+Each returns a short note of what it did (kept in the verdict's evidence) or raises
+``NotAdapted`` with why not; ambiguity is never resolved by guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.async_api import Error as PWError
+from playwright.async_api import Locator as PWLocator
+
+from asuka.schema import Locator
+from asuka.uiagents.locate import StepContext, as_text, build_locator
+from asuka.uiagents.relax import (
+    LABELLED_ROLES,
+    best,
+    name_words,
+    parse_snapshot,
+    same_words,
+    score,
+    words,
+)
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+_KIND_JS = """el => ({tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '')
+  .toLowerCase(), role: el.getAttribute('role') || '', editable: el.isContentEditable,
+  options: el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label || o.textContent
+  || '', o.value]) : null, pressed: el.getAttribute('aria-pressed'),
+  checked: el.getAttribute('aria-checked'),
+  native: (el instanceof HTMLInputElement) ? el.checked : null})"""
+CHOICE_ROLES = frozenset({"radio", "button", "tab", "option", "menuitemradio", "link",
+                          "switch", "checkbox"})
+
+
+class NotAdapted(Exception):
+    """The intent could not be carried out on this page (a miss stands)."""
+
+
+def _field_name(spec: Locator) -> str | None:
+    for key in ("label", "placeholder", "name", "title", "text"):
+        v = getattr(spec, key)
+        if isinstance(v, str) and v:
+            return v
+    return None
+
+
+async def _snapshot(ctx: StepContext) -> str:
+    try:
+        return await ctx.page.locator("body").aria_snapshot(timeout=5_000)
+    except PWError as exc:
+        raise NotAdapted(f"could not read the page: {exc.message}") from None
+
+
+async def _kind(target: PWLocator, ms: float) -> dict[str, Any]:
+    return await target.evaluate(_KIND_JS, timeout=ms)
+
+
+async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozenset[str]
+                   ) -> PWLocator | None:
+    """The element ``spec`` names: as written, else the unique best relaxed candidate."""
+    loc = build_locator(ctx.page, spec)
+    if await loc.count():
+        return loc.first if spec.nth is None else loc
+    name = _field_name(spec)
+    if name is None:
+        return None
+    hit = best(parse_snapshot(snapshot), name_words(name), roles, spec.role, presence=False)
+    if hit is None:
+        return None
+    found = ctx.page.get_by_role(hit.role, name=hit.name, exact=True)  # type: ignore[arg-type]
+    return found.first if await found.count() else None
+
+
+def _option_index(options: list[list[str]], value: str) -> int | None:
+    """The option saying ``value``: exact label or value, then the same words."""
+    want = value.strip()
+    for field in (0, 1):
+        for i, o in enumerate(options):
+            if " ".join(o[field].split()).casefold() == " ".join(want.split()).casefold():
+                return i
+    hits = [i for i, o in enumerate(options) if same_words(want, o[0], contains=False)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _month_forms(month: int) -> list[str]:
+    name = MONTHS[month - 1]
+    return [f"{month:02d}", str(month), name, name[:3]]
+
+
+async def _fill_control(target: PWLocator, value: str, ms: float) -> str:
+    kind = await _kind(target, ms)
+    tag, typ = kind["tag"], kind["type"]
+    if tag == "select":
+        i = _option_index(kind["options"], value)
+        if i is None and re.fullmatch(r"\d{1,2}", value):
+            forms = _month_forms(int(value)) if 1 <= int(value) <= 12 else [value]
+            i = next((j for f in forms if (j := _option_index(kind["options"], f)) is not None),
+                     None)
+        if i is None:
+            raise NotAdapted(f"no option of the dropdown says {value!r}")
+        await target.select_option(index=i, timeout=ms)
+        return f"chose option {kind['options'][i][0]!r} of a dropdown"
+    if tag == "input" and typ == "number":
+        value = re.sub(r"[,\s\u202f\u00a0]", "", value)
+    if tag in ("input", "textarea") or kind["editable"]:
+        await target.fill(value, timeout=ms)
+        return f"filled a <{tag}{' type=' + typ if typ else ''}> with {value!r}"
+    raise NotAdapted(f"the control is a <{tag}>, which takes no typed value")
+
+
+async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
+    """Set the field ``spec`` names to ``value`` on whatever widget the page has."""
+    text = as_text(value)
+    ms = ctx.action_timeout_s * 1000
+    snapshot = await _snapshot(ctx)
+    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES)
+    if target is not None:
+        try:
+            return await _fill_control(target, text, ms)
+        except NotAdapted:
+            if not re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", text):
+                raise
+    m = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", text)
+    if m is None:
+        raise NotAdapted("no such field on the page")
+    return await _month_year(ctx, spec, snapshot, int(m.group(1)), int(m.group(2)), ms)
+
+
+async def _month_year(ctx: StepContext, spec: Locator, snapshot: str, year: int, month: int,
+                      ms: float) -> str:
+    """A year-month value on a pair of controls named Month and Year."""
+    name = _field_name(spec) or ""
+    field = {w for alt in name_words(name) for w in alt} - {"month", "date", "year"}
+    nodes = [n for n in parse_snapshot(snapshot) if n.role in LABELLED_ROLES and n.name]
+
+    def pick(part: str) -> Any:
+        cands = [n for n in nodes if part in words(n.name)]
+        if len(cands) > 1 and field:
+            top = max(len(field & set(words(n.name))) for n in cands)
+            cands = [n for n in cands if len(field & set(words(n.name))) == top]
+        if len({(n.role, n.name) for n in cands}) != 1:
+            raise NotAdapted(f"no single {part} control for {name!r}")
+        return cands[0]
+
+    mnode, ynode = pick("month"), pick("year")
+    mloc = ctx.page.get_by_role(mnode.role, name=mnode.name, exact=True).first  # type: ignore
+    yloc = ctx.page.get_by_role(ynode.role, name=ynode.name, exact=True).first  # type: ignore
+    kind = await _kind(mloc, ms)
+    if kind["tag"] == "select":
+        i = next((j for f in _month_forms(month)
+                  if (j := _option_index(kind["options"], f)) is not None), None)
+        if i is None:
+            raise NotAdapted("the month dropdown has no such month")
+        await mloc.select_option(index=i, timeout=ms)
+    else:
+        await mloc.fill(str(month), timeout=ms)
+    note = await _fill_control(yloc, str(year), ms)
+    return f"set {mnode.role} \"{mnode.name}\" to month {month} and {note} ({ynode.name})"
+
+
+async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
+    """Choose ``option`` for the field ``spec`` names: radios, segmented buttons, tabs or a
+    custom listbox when the page has no dropdown for it."""
+    wanted = option[0] if isinstance(option, list) and len(option) == 1 else option
+    if isinstance(wanted, list):
+        raise NotAdapted("several options at once need a dropdown")
+    text = as_text(wanted)
+    ms = ctx.action_timeout_s * 1000
+    snapshot = await _snapshot(ctx)
+    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES | {"radiogroup", "group"})
+    if target is not None:
+        kind = await _kind(target, ms)
+        if kind["tag"] == "select":
+            return await _fill_control(target, text, ms)
+        if kind["role"] in ("combobox", "listbox") or kind["tag"] == "button":
+            await target.click(timeout=ms)
+            snapshot = await _snapshot(ctx)
+    # the option's controls, preferring those inside a group named like the field
+    nodes = parse_snapshot(snapshot)
+    field = name_words(_field_name(spec) or "")
+    scored = sorted(((max(score(alt, words(n.name), presence=False) for alt in field), i)
+                     for i, n in enumerate(nodes)
+                     if n.role in ("radiogroup", "group", "tablist", "listbox", "region", "form")
+                     and n.name and field), reverse=True)
+    scored = [x for x in scored if x[0] > 0]
+    pool = nodes
+    if scored and (len(scored) == 1 or scored[1][0] < scored[0][0] - 0.05):
+        g = scored[0][1]
+        inside = []
+        for n in nodes[g + 1:]:
+            if n.depth <= nodes[g].depth:
+                break
+            inside.append(n)
+        pool = inside or nodes
+    hit = best(pool, name_words(text), CHOICE_ROLES, None, presence=True)
+    if hit is None:
+        raise NotAdapted(f"no single control offers {text!r}")
+    loc = ctx.page.get_by_role(hit.role, name=hit.name, exact=True).first  # type: ignore
+    if hit.role in ("radio", "checkbox", "switch", "menuitemradio"):
+        await loc.check(timeout=ms)
+    else:
+        await loc.click(timeout=ms)
+    return f"chose {hit.role} \"{hit.name}\""
+
+
+async def turn(ctx: StepContext, spec: Locator, on: bool) -> str:
+    """Turn the named option on or off: a checkbox, a switch or a toggle button."""
+    ms = ctx.action_timeout_s * 1000
+    snapshot = await _snapshot(ctx)
+    target = await _resolve(ctx, spec, snapshot,
+                            frozenset({"checkbox", "switch", "menuitemcheckbox", "button"}))
+    if target is None:
+        raise NotAdapted("no such option on the page")
+    kind = await _kind(target, ms)
+    if kind["tag"] == "input" and kind["type"] in ("checkbox", "radio"):
+        await target.set_checked(on, timeout=ms)
+        return f"{'checked' if on else 'unchecked'} a checkbox"
+    state = kind["pressed"] if kind["pressed"] is not None else kind["checked"]
+    if state not in ("true", "false"):
+        raise NotAdapted("the control does not say whether it is on")
+    if (state == "true") != on:
+        await target.click(timeout=ms)
+    return f"turned a {kind['role'] or kind['tag']} {'on' if on else 'off'}"

@@ -1,0 +1,201 @@
+"""The deterministic rungs of the resolution ladder, as one decision per failed step.
+
+When a step of a check does not hold, before any model is asked (``asuka.uiagents.criterion``
+then grounds what is still a miss):
+
+1. **adapted**: an action whose widget is missing or of another kind (``fill`` on a month +
+   year pair, ``select`` where the app has radios or segmented buttons, ``check`` on a switch)
+   is carried out as its intent (``asuka.uiagents.adapt``);
+2. **relaxed** locator: a locator that matched nothing is looked up again among the page's
+   elements of the same role family with a normalised name, or a missing scope taken as the
+   page's only container of its kind (``asuka.uiagents.relax``); the step is run again with it
+   and whatever it then observes decides;
+3. **relaxed** wording: an ``expect_text`` that found its element but not the literal words
+   passes when the element says the same words in another form, numbers exact.
+
+``rescue`` returns what it took (a replacement step to run, or nothing to run when the step's
+intent was already carried out) or None: the failure stands. Each rescue becomes a record
+``{kind: relaxed|adapted, step, original, taken}`` of ``Verdict.groundings``, shown in the
+evidence and the viewer, and the verdict's ``decided_by`` names the highest rung used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import Error as PWError
+
+from asuka.schema import CheckStep, Locator, is_regex
+from asuka.uiagents import adapt, structure
+from asuka.uiagents.locate import LocatorMiss, StepContext, StepFailed, as_text, build_locator
+from asuka.uiagents.relax import (
+    Relaxed,
+    lone_container,
+    regex_literal,
+    relax_locator,
+    same_words,
+    text_pattern,
+)
+
+RUNGS = ("relaxed", "adapted")
+ADAPTABLE = {"fill": "set", "select": "choose", "check": "turn_on", "uncheck": "turn_off"}
+PRESENCE_OPS = frozenset({"expect_visible", "expect_count"})
+ACTION_OPS = frozenset({"click", "dblclick", "hover"})
+_WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a checkbox",
+                 "not a <input>", "has no input value", "Element is not an")
+_TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
+SNAPSHOT_TIMEOUT_MS = 5_000
+
+
+@dataclass
+class Rescue:
+    rung: str                      # relaxed | adapted
+    taken: str                     # what was done instead, in a line
+    step: CheckStep | None = None  # the step to run in its place; None: already carried out
+
+
+async def intent(ctx: StepContext, op: str, spec: Locator, params: dict[str, Any]) -> str:
+    """Carry out an intent step (``set``, ``choose``, ``turn_on``, ``turn_off``)."""
+    if op == "set":
+        return await adapt.set_value(ctx, spec, params.get("value"))
+    if op == "choose":
+        return await adapt.choose(ctx, spec, params.get("option"))
+    return await adapt.turn(ctx, spec, op == "turn_on")
+
+
+async def _snapshot(ctx: StepContext) -> str | None:
+    try:
+        return await ctx.page.locator("body").aria_snapshot(timeout=SNAPSHOT_TIMEOUT_MS)
+    except PWError:
+        return None
+
+
+async def _matches(ctx: StepContext, spec: Locator) -> bool:
+    try:
+        return await build_locator(ctx.page, spec).count() > 0
+    except PWError:
+        return False
+
+
+async def _count(ctx: StepContext, spec: Locator) -> int:
+    try:
+        return await build_locator(ctx.page, spec).count()
+    except PWError:
+        return 0
+
+
+async def _lone_form(ctx: StepContext, scope: Locator) -> Relaxed | None:
+    """An unnamed ``<form>`` has no role in the accessibility tree: the page's only visible
+    form stands for a missing named one."""
+    if scope.role != "form":
+        return None
+    forms = ctx.page.locator("form")
+    try:
+        n = await forms.count()
+        visible = [i for i in range(min(n, 10)) if await forms.nth(i).is_visible()]
+    except PWError:
+        return None
+    if len(visible) != 1:
+        return None
+    return Relaxed(Locator(css="form", nth=visible[0]), "the page's only form")
+
+
+async def _structural(ctx: StepContext, spec: Locator, *, action: bool) -> Relaxed | None:
+    """A record by the name it shows, a form by its heading, a control by its exact text."""
+    for finder in (structure.record, structure.form_by_heading):
+        hit = await finder(ctx, spec)
+        if hit is not None:
+            return Relaxed(*hit)
+    if action:
+        hit = await structure.by_text(ctx, spec)
+        if hit is not None:
+            return Relaxed(*hit)
+    return None
+
+
+async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
+                          action: bool = False) -> Relaxed | None:
+    """A replacement for a locator that matched nothing, found on the page as it is now."""
+    snapshot = await _snapshot(ctx)
+    if snapshot is None:
+        return None
+    notes: list[str] = []
+    current = spec
+    if spec.within is not None and not await _matches(ctx, spec.within):
+        scope = (relax_locator(spec.within, snapshot, presence=False)
+                 or await _structural(ctx, spec.within, action=False)
+                 or lone_container(spec.within, snapshot) or await _lone_form(ctx, spec.within))
+        if scope is None or not await _matches(ctx, scope.locator):
+            # no such scope: the element itself, when the whole page has exactly one
+            alone = spec.model_copy(update={"within": None})
+            if spec.nth is None and await _count(ctx, alone) == 1:
+                return Relaxed(alone, "the page's only match, without the missing scope")
+            if spec.within.role is None:
+                return None
+            current = alone
+        else:
+            current = spec.model_copy(update={"within": scope.locator})
+            notes.append(f"inside {scope.note}")
+            if await _matches(ctx, current):
+                return Relaxed(current, ", ".join(notes))
+    inner = current.model_copy(update={"within": None, "nth": None})
+    found: Locator | None = None
+    if spec.text is not None:
+        pattern = text_pattern(regex_literal(spec.text) or spec.text)
+        if pattern is not None:
+            found = Locator(text=pattern)
+            notes.append(f"the text {pattern}")
+    else:
+        r = relax_locator(inner, snapshot, presence=presence)
+        if r is None and current.within is None:
+            r = await _structural(ctx, inner, action=action)
+        if r is not None:
+            found = r.locator
+            notes.append(r.note)
+    if found is None:
+        return None
+    candidate = found.model_copy(update={"within": current.within, "nth": spec.nth})
+    if not await _matches(ctx, candidate):
+        return None
+    return Relaxed(candidate, ", ".join(notes))
+
+
+async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed) -> Rescue | None:
+    """What the ladder takes instead of the step that failed with ``exc``, or None."""
+    if step.locator is None:
+        return None
+    miss = isinstance(exc, LocatorMiss)
+    try:
+        if step.op in ADAPTABLE and (miss or any(w in exc.detail for w in _WRONG_WIDGET)):
+            try:
+                taken = await intent(ctx, ADAPTABLE[step.op], step.locator, step.params)
+            except (adapt.NotAdapted, PWError):
+                pass
+            else:
+                return Rescue("adapted", taken)
+        if miss:
+            r = await relaxed_locator(ctx, step.locator, presence=step.op in PRESENCE_OPS,
+                                      action=step.op in ACTION_OPS)
+            if r is None and step.op == "click" and step.locator.role == "button":
+                hit = await structure.submit_button(ctx)
+                r = Relaxed(*hit) if hit is not None else None
+            if r is not None:
+                return Rescue("relaxed", r.note, step.model_copy(update={"locator": r.locator}))
+            return None
+        value = as_text(step.params.get("value"))
+        if is_regex(value):
+            value = regex_literal(value) or ""
+        if step.op == "expect_text" and exc.detail.startswith("observed ") and value:
+            contains = step.params.get("contains", True) is not False
+            texts = await asyncio.wait_for(
+                build_locator(ctx.page, step.locator).evaluate_all(_TEXT_JS), 5)
+            target = texts[step.locator.nth or 0] if texts and len(texts) > (
+                step.locator.nth or 0) else None
+            if target is not None and same_words(value, as_text(target), contains=contains):
+                return Rescue("relaxed", f"the same words in another form: "
+                                         f"{' '.join(as_text(target).split())[:120]!r}")
+    except (PWError, asyncio.TimeoutError):
+        return None
+    return None

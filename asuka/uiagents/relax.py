@@ -1,0 +1,341 @@
+"""The deterministic rungs of the resolution ladder: relaxed locators and relaxed wording.
+
+A check names things the way its reference app does ("link Orders", "Roast: Light"); an app
+nobody here wrote says the same thing its own way ("Work orders" as a button, "Light roast").
+Before any model is asked, a locator that matched nothing is looked up again in what the page
+offers, and an observed text that missed the expected words is compared again by meaning-free
+normalisation. Both are conservative, because a broken app must still fail:
+
+- **Relaxed locators** (``relax_locator``): candidates are the page's accessibility tree
+  (``aria_snapshot``), restricted to the locator's *role family* (link / button / menuitem /
+  tab; textbox / searchbox / spinbutton / combobox; checkbox / switch; …; a label, placeholder
+  or title locator looks among form controls and named elements). Names are compared as word
+  sets after normalisation (case, accents, punctuation, "+", icons, plural "s", a count badge
+  such as "(3)" on a name without digits). A candidate holding every word of the wanted name
+  scores by how few words it adds; one sharing half of them (and a word that is not a stop word)
+  scores lower; a presence assertion accepts only the first kind. Only a unique best candidate
+  above the threshold is taken: a tie, or nothing close, stays a miss. A named container the
+  page has exactly one of, unnamed (a table, a form, a list), is taken for a missing scope.
+- **Relaxed wording** (``same_words``): the expected text holds when the observed text says the
+  same words in another form or order within a short window ("Light roast" for "Roast: Light",
+  "250g" for "250 g", "Basket 0" for "Basket (0)"), while every number stays exact after
+  normalising thousands separators and currency symbols, and numbers keep their order.
+
+Nothing here acts on the page except reading it; ``asuka.uiagents.ladder`` decides when a rung
+runs and records what it took (``Verdict.groundings`` entries of kind ``relaxed``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from asuka.schema import Locator, is_regex
+
+# roles that do the same job for a user: a link that acts as a button still gets the job done
+ROLE_FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"link", "button", "menuitem", "tab", "option", "treeitem"}),
+    frozenset({"textbox", "searchbox", "spinbutton", "combobox", "slider"}),
+    frozenset({"checkbox", "switch", "menuitemcheckbox"}),
+    frozenset({"radio", "menuitemradio", "tab", "option"}),
+    frozenset({"table", "grid", "treegrid"}),
+    frozenset({"row"}),
+    frozenset({"cell", "gridcell", "columnheader", "rowheader"}),
+    frozenset({"list", "listbox", "feed"}),
+    frozenset({"listitem", "article", "option"}),
+    frozenset({"region", "form", "group", "dialog", "alertdialog", "complementary", "article",
+               "section", "main", "navigation", "tabpanel"}),
+    frozenset({"heading"}),
+    frozenset({"img", "figure", "image"}),
+    frozenset({"status", "alert", "log", "note"}),
+)
+# a label / placeholder / title / alt locator names one of these
+LABELLED_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "slider",
+                            "checkbox", "switch", "radio", "listbox", "radiogroup", "group"})
+TITLED_ROLES = LABELLED_ROLES | ROLE_FAMILIES[0] | frozenset({"img", "image", "figure"})
+# containers a page usually has one of, whose missing name may be taken as "that one"
+CONTAINERS = frozenset({"table", "grid", "treegrid", "form", "dialog"})
+STOP_WORDS = frozenset({"a", "an", "the", "of", "to", "for", "and", "or", "in", "on", "by",
+                        "with", "your", "my", "our", "this", "that", "is", "are", "at", "from",
+                        "all", "per"})
+CONTAIN_MIN = 0.55   # a candidate holding every wanted word, minus 0.1 per extra word
+OVERLAP_MIN = 0.5    # share of wanted words for a partial match
+MARGIN = 0.05        # the best must beat the runner-up by this
+CURRENCY = "$€£¥₹₩₽¢"
+
+
+# ---------------------------------------------------------------- words
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", str(text))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.casefold()
+
+
+def _number(tok: str) -> str:
+    """A number as digits: thousands separators dropped, a decimal point kept."""
+    tok = tok.replace("\u202f", "").replace("\u00a0", "")
+    if re.fullmatch(r"\d{1,3}(?:[,' ]\d{3})+(?:\.\d+)?", tok):
+        tok = re.sub(r"[,' ]", "", tok)
+    return tok
+
+
+_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|%|[^\W\d_]+")
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised words and numbers of ``text`` ("Roast: Light" -> [roast, light],
+    "$1,798.65" -> [1798.65], "250g" -> [250, g])."""
+    folded = _fold(text)
+    for ch in CURRENCY:
+        folded = folded.replace(ch, " ")
+    return [_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
+
+
+def _stem(tok: str) -> str:
+    if tok[0].isdigit():
+        return tok
+    if len(tok) > 4 and tok.endswith("ies"):
+        return tok[:-3] + "y"
+    if len(tok) > 3 and tok.endswith("s") and not tok.endswith("ss"):
+        return tok[:-1]
+    return tok
+
+
+def words(text: str) -> list[str]:
+    """Stemmed tokens, for comparing names."""
+    return [_stem(t) for t in tokens(text)]
+
+
+def _is_number(tok: str) -> bool:
+    return tok[0].isdigit()
+
+
+_GAPS = re.compile(r"\\s[*+?]|\\s\{\d*,?\d*\}|\[\\s\\S\](?:\*|\{\d*,?\d*\})|\.(?:\*|\{\d*,?\d*\})|"
+                   r"\\W[*+?]|\\s|\\b")
+
+
+def regex_literal(value: str) -> str | None:
+    """The words a *simple* regex expects (literal words and numbers separated by gaps such as
+    ``\\s*``, ``[\\s\\S]{0,12}``, ``.*``, escaped punctuation), or None for a real pattern
+    (alternatives, classes, quantified groups): those stay exact."""
+    if not is_regex(value):
+        return None
+    body = value[1:].rpartition("/")[0]
+    if body.startswith("^") or body.endswith("$") and not body.endswith("\\$"):
+        return None  # anchored: where the words stand is part of what is expected
+    body = _GAPS.sub(" ", body)
+    escaped: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        escaped.append(m.group(1))
+        return f"\x00{len(escaped) - 1}\x00"
+
+    body = re.sub(r"\\([^A-Za-z0-9])", keep, body)
+    if re.search(r"[\\\[\](){}|?*+^$]", body):
+        return None
+    return re.sub(r"\x00(\d+)\x00", lambda m: escaped[int(m.group(1))], body)
+
+
+def name_words(spec_value: str) -> list[list[str]]:
+    """The wanted words of a locator's name or text: one list per alternative of a regex
+    (``/save|submit/i`` -> [[save], [submit]]), regex syntax dropped."""
+    if not is_regex(spec_value):
+        return [words(spec_value)]
+    body = spec_value[1:].rpartition("/")[0]
+    body = re.sub(r"\\[dDsSwWbB]|\\.|\[[^\]]*\]|\{\d*,?\d*\}|[\^$*+?()]", " ", body)
+    alts = [words(a) for a in body.split("|")]
+    return [a for a in alts if a]
+
+
+# ---------------------------------------------------------------- wording
+
+
+def same_words(expected: str, observed: str, *, contains: bool = True) -> bool:
+    """Does ``observed`` say ``expected`` in another form? Words in any order within a window
+    of the expected length plus two (the whole text when not ``contains``), every number
+    exact and in the same order."""
+    want = tokens(expected)
+    have = tokens(observed)
+    if not want:
+        return False
+    if not contains:
+        return sorted(want) == sorted(have) and _numbers(want) == _numbers(have)
+    width = min(len(have), len(want) + 2)
+    for start in range(0, max(1, len(have) - width + 1)):
+        window = have[start:start + width]
+        if _holds(want, window):
+            return True
+    return False
+
+
+def _numbers(toks: list[str]) -> list[str]:
+    return [t for t in toks if _is_number(t)]
+
+
+def _holds(want: list[str], window: list[str]) -> bool:
+    pool = list(window)
+    for t in want:
+        if t in pool:
+            pool.remove(t)
+        else:
+            return False
+    # the window's numbers, restricted to those wanted, come in the wanted order
+    nums = [t for t in window if _is_number(t) and t in want]
+    return _subsequence(_numbers(want), nums)
+
+
+def _subsequence(small: list[str], big: list[str]) -> bool:
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+# ---------------------------------------------------------------- the accessibility tree
+
+
+@dataclass(frozen=True)
+class Node:
+    role: str
+    name: str
+    depth: int
+
+
+_LINE = re.compile(r'^(\s*)- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?')
+
+
+def parse_snapshot(snapshot: str) -> list[Node]:
+    """(role, name) of every element line of a Playwright ``aria_snapshot``."""
+    out: list[Node] = []
+    for line in snapshot.splitlines():
+        m = _LINE.match(line)
+        if not m or m.group(2) in ("text", "paragraph") and m.group(3) is None:
+            continue
+        name = (m.group(3) or "").replace('\\"', '"').replace("\\\\", "\\")
+        out.append(Node(m.group(2), name, len(m.group(1)) // 2))
+    return out
+
+
+def family(role: str) -> frozenset[str]:
+    out = {role}
+    for fam in ROLE_FAMILIES:
+        if role in fam:
+            out |= fam
+    return frozenset(out)
+
+
+def score(want: list[str], have: list[str], *, presence: bool) -> float:
+    """How well a candidate's name words ``have`` stand for the wanted words ``want``."""
+    if not want:
+        return 0.0
+    w = set(want)
+    h = set(have)
+    if not any(_is_number(t) for t in want):
+        h = {t for t in h if not _is_number(t)}  # a count badge: "Basket (3)"
+    if not h:
+        return 0.0
+    if w <= h:
+        return max(CONTAIN_MIN, 1.0 - 0.1 * len(h - w))
+    if presence:
+        return 0.0
+    shared = w & h
+    if not shared - STOP_WORDS or any(_is_number(t) for t in w - h):
+        return 0.0
+    share = len(shared) / len(w)
+    return 0.5 * share if share >= OVERLAP_MIN else 0.0
+
+
+@dataclass(frozen=True)
+class Relaxed:
+    locator: Locator
+    note: str
+
+
+def best(candidates: list[Node], alternatives: list[list[str]], roles: frozenset[str],
+         preferred: str | None, *, presence: bool) -> Node | None:
+    """The unique best candidate among ``roles``; None when nothing is close or two differently
+    named candidates tie."""
+    scored: dict[tuple[str, str], float] = {}
+    for node in candidates:
+        if node.role not in roles or not node.name.strip():
+            continue
+        have = words(node.name)
+        s = max((score(alt, have, presence=presence) for alt in alternatives), default=0.0)
+        if s <= 0:
+            continue
+        if node.role == preferred:
+            s += 0.01
+        key = (node.role, node.name)
+        scored[key] = max(scored.get(key, 0.0), s)
+    if not scored:
+        return None
+    ranked = sorted(scored.items(), key=lambda kv: -kv[1])
+    top = ranked[0]
+    rivals = [kv for kv in ranked[1:] if words(kv[0][1]) != words(top[0][1])]
+    if rivals and rivals[0][1] > top[1] - MARGIN:
+        return None
+    return Node(top[0][0], top[0][1], 0)
+
+
+def relax_locator(spec: Locator, snapshot: str, *, presence: bool) -> Relaxed | None:
+    """A locator for what the page calls the element ``spec`` names, or None.
+
+    ``presence``: the step asserts the element exists (only whole-name matches count)."""
+    nodes = parse_snapshot(snapshot)
+    if spec.css is not None or spec.testid is not None:
+        return None
+    if spec.role is not None:
+        if spec.name is None:
+            return None
+        alts = name_words(spec.name)
+        roles = family(spec.role)
+        preferred = spec.role
+    elif spec.label is not None or spec.placeholder is not None:
+        alts = name_words(spec.label if spec.label is not None else spec.placeholder or "")
+        roles, preferred = LABELLED_ROLES, None
+    elif spec.title is not None or spec.alt is not None:
+        alts = name_words(spec.title if spec.title is not None else spec.alt or "")
+        roles, preferred = TITLED_ROLES, None
+    else:
+        return None
+    hit = best(nodes, alts, roles, preferred, presence=presence)
+    if hit is None:
+        return None
+    loc = Locator(role=hit.role, name=hit.name, exact=True, nth=spec.nth)
+    return Relaxed(loc, f"{hit.role} \"{hit.name}\"")
+
+
+def lone_container(spec: Locator, snapshot: str) -> Relaxed | None:
+    """A named container (table, form, list, …) the page has exactly one of, unnamed."""
+    if spec.role is None or spec.role not in CONTAINERS:
+        return None
+    roles = family(spec.role) & CONTAINERS
+    nodes = [n for n in parse_snapshot(snapshot) if n.role in roles]
+    if len(nodes) != 1 or nodes[0].name.strip():
+        return None
+    return Relaxed(Locator(role=nodes[0].role), f"the page's only {nodes[0].role}")
+
+
+def text_pattern(value: str) -> str | None:
+    """A case-insensitive regex (DSL form) matching ``value``'s words in another form or order:
+    punctuation and spacing between words free, numbers exact up to separators."""
+    if is_regex(value):
+        return None
+    toks = tokens(value)
+    if not toks or len(toks) > 6:
+        return None
+
+    def piece(t: str) -> str:
+        if _is_number(t):
+            whole, _, frac = t.partition(".")
+            digits = re.sub(r"(\d)(?=(\d{3})+$)", r"\1[,' \\u202f\\u00a0]?", whole)
+            return r"(?<![\d.])" + digits + (r"\." + frac if frac else "") + r"(?![\d])"
+        return re.escape(t)
+
+    gap = r"[^\w%]{0,3}"
+    orders = ([toks] if len(toks) > 3 or _numbers(toks) else
+              [list(p) for p in itertools.permutations(toks)])
+    alts = ["(?:" + gap.join(piece(t) for t in order) + ")" for order in orders]
+    return "/" + "|".join(dict.fromkeys(alts)) + "/i"

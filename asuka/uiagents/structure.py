@@ -1,0 +1,181 @@
+"""The app's own structure, found by what it says rather than by its markup: a record (a row, a
+card, an item) by the name it shows, a form by the heading over it, the one button that submits
+the form being filled, and a control by its exact visible text.
+
+A check written against the reference app reads "the row named Black Friday", "the form named
+Checkout", "the button Apply"; an app nobody here wrote shows a card headed Black Friday, a form
+under a heading "Checkout", a "Check code" button. These finders are rungs of the resolution
+ladder (``asuka.uiagents.ladder``) and, like its other rungs, take only a unique answer.
+
+A found element is marked with a ``data-asuka-found`` attribute (a number) so that the rest of
+the check can address it with a CSS locator; nothing else on the page is touched.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from playwright.async_api import Error as PWError
+
+from asuka.schema import Locator, is_regex
+from asuka.uiagents.locate import StepContext
+from asuka.uiagents.relax import regex_literal, score, words
+
+# roles whose name is usually a title shown inside them (a record among its like)
+RECORD_ROLES = frozenset({"row", "article", "listitem", "region", "group", "option",
+                          "gridcell", "cell", "treeitem"})
+MARK = "data-asuka-found"
+_COUNTER = itertools.count(1)
+
+# Elements showing ``name`` (normalised text, case-insensitive), each climbed to its record: the
+# first ancestor (or itself) that has a sibling of the same tag and says more than the name.
+_RECORDS_JS = """([name, mark]) => {
+  const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const want = norm(name);
+  const seen = new Set(); const out = [];
+  const visible = el => { const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  const hits = [];
+  for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'OPTION', 'SELECT'].includes(el.tagName)) continue;
+    const own = norm(el.innerText);
+    if (!own.includes(want) || !visible(el)) continue;
+    // the smallest elements saying it: no child element says it too
+    if (Array.from(el.children).some(c => norm(c.innerText).includes(want))) continue;
+    hits.push(el);
+  }
+  for (const hit of hits.slice(0, 20)) {
+    let cur = hit;
+    while (cur && cur !== document.body) {
+      const p = cur.parentElement;
+      if (!p) break;
+      const like = Array.from(p.children).filter(c => c !== cur && c.tagName === cur.tagName
+        && norm(c.innerText).length > 0);
+      if (like.length && norm(cur.innerText).length > want.length + 1) break;
+      cur = p;
+    }
+    if (!cur || cur === document.body || seen.has(cur)) continue;
+    seen.add(cur); out.push(cur);
+  }
+  if (out.length !== 1) return out.length;
+  if (!out[0].hasAttribute(mark[0])) out[0].setAttribute(mark[0], mark[1]);
+  return 'found:' + out[0].getAttribute(mark[0]);
+}"""
+
+# Every visible form with what names it to a person: its aria-label, legend or first heading
+# inside, else the nearest heading before it in document order.
+_FORMS_JS = """() => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const heads = Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],legend'));
+  return Array.from(document.querySelectorAll('form')).map((f, i) => {
+    if (!visible(f)) return null;
+    const inside = f.querySelector('legend,h1,h2,h3,h4,h5,h6,[role=heading]');
+    let name = f.getAttribute('aria-label') || (inside && inside.innerText) || '';
+    if (!name) {
+      const before = heads.filter(h => h.compareDocumentPosition(f) &
+        Node.DOCUMENT_POSITION_FOLLOWING);
+      const h = before[before.length - 1];
+      name = h ? h.innerText : '';
+    }
+    return [i, name];
+  }).filter(Boolean);
+}"""
+
+# The one submit button of the form holding the focused field (the field a check just filled).
+_SUBMIT_JS = """(mark) => {
+  const el = document.activeElement;
+  const form = el && el.closest && el.closest('form');
+  if (!form) return 0;
+  const visible = b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const buttons = Array.from(form.querySelectorAll(
+    'button[type=submit], button:not([type]), input[type=submit]')).filter(visible);
+  if (buttons.length !== 1) return buttons.length;
+  buttons[0].setAttribute(mark[0], mark[1]);
+  return 'found:' + mark[1] + ':' + (buttons[0].innerText || buttons[0].value || '').trim();
+}"""
+
+
+def _name_text(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if is_regex(value):
+        return regex_literal(value)
+    return value
+
+
+def _marked(answer: Any) -> Locator | None:
+    if isinstance(answer, str) and answer.startswith("found:"):
+        return Locator(css=f'[{MARK}="{answer.split(":")[1]}"]')
+    return None
+
+
+async def record(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
+    """The record ``spec`` (a row, article, item, region … named by its title) stands for: the
+    unique card, row or item of the page showing that name."""
+    if spec.role not in RECORD_ROLES:
+        return None
+    name = _name_text(spec.name)
+    if not name or not name.strip():
+        return None
+    try:
+        answer = await ctx.page.evaluate(_RECORDS_JS, [name, [MARK, str(next(_COUNTER))]])
+    except PWError:
+        return None
+    loc = _marked(answer)
+    return (loc, f"the record showing {name!r}") if loc else None
+
+
+async def form_by_heading(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
+    """The visible form whose heading, legend or label says the scope's name."""
+    if spec.role != "form" or not spec.name:
+        return None
+    name = _name_text(spec.name)
+    if not name:
+        return None
+    try:
+        forms = await ctx.page.evaluate(_FORMS_JS)
+    except PWError:
+        return None
+    want = words(name)
+    scored = sorted(((score(want, words(text), presence=True), i, text) for i, text in forms),
+                    reverse=True)
+    scored = [s for s in scored if s[0] > 0]
+    if not scored or len(scored) > 1 and scored[1][0] >= scored[0][0] - 0.05:
+        return None
+    _, index, text = scored[0]
+    return Locator(css="form", nth=index), f"the form under {' '.join(text.split())[:60]!r}"
+
+
+async def submit_button(ctx: StepContext) -> tuple[Locator, str] | None:
+    """The one submit button of the form whose field has the focus."""
+    try:
+        answer = await ctx.page.evaluate(_SUBMIT_JS, [MARK, str(next(_COUNTER))])
+    except PWError:
+        return None
+    loc = _marked(answer)
+    if loc is None:
+        return None
+    return loc, f"the form's only submit button {answer.split(':', 2)[2]!r}"
+
+
+async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
+    """A control named by a short text the page shows exactly once (an id such as "WO-1002"
+    shown as a link, a cell or a card title that opens it)."""
+    name = _name_text(spec.name if spec.role is not None else None)
+    if not name or len(name) > 60:
+        return None
+    loc = Locator(text=name, exact=True)
+    try:
+        from asuka.uiagents.locate import build_locator
+
+        found = build_locator(ctx.page, loc)
+        n = await found.count()
+        visible = [i for i in range(min(n, 5)) if await found.nth(i).is_visible()]
+    except PWError:
+        return None
+    if len(visible) != 1:
+        return None
+    return loc.model_copy(update={"nth": visible[0]}), f"the text {name!r}"
