@@ -41,6 +41,8 @@ async def main() -> None:
     ap.add_argument("--patient-too", action="store_true")
     ap.add_argument("--no-ladder", action="store_true")
     ap.add_argument("--ui-opt", action="append", default=[])
+    ap.add_argument("--tag", help="record the figures under KEY+TAG (e.g. 'grounded' for a run "
+                                  "with cached groundings) beside the offline ones")
     args = ap.parse_args()
     entries = [e for e in corpus_entries(args.corpus)
                if (not args.tasks or e.task in args.tasks)
@@ -81,7 +83,7 @@ async def main() -> None:
                 cell[0] += v == lab
                 cell[1] += 1
                 cell[2] += v == "pass" and lab == "fail"
-        records.setdefault(e.corpus, {})[e.key] = {
+        records.setdefault(e.corpus, {})[e.key + (f"+{args.tag}" if args.tag else "")] = {
             "agreed": ag.agreed, "total": ag.total, "share": round(ag.share, 4),
             "false_passes": ag.false_passes, "ladder": not args.no_ladder,
             "stages": dict(sorted(_count(ag.stages).items())),

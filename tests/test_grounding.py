@@ -174,8 +174,10 @@ async def test_absent_stays_not_found(llm_server: ScriptedLLMServer, app: Any,
 
 async def test_unusable_reply_is_recorded_and_the_miss_stands(
         llm_server: ScriptedLLMServer, app: Any) -> None:
-    llm_server.script(text("Probably the blue button on the left."),
-                      grounding({"role": "button", "name": "Calculate"}))  # the very miss
+    # each miss: a grounding, then (still a miss) a re-planning request; both unusable here
+    llm_server.script(text("Probably the blue button on the left."), text("Not sure."),
+                      grounding({"role": "button", "name": "Calculate"}),  # the very miss
+                      text("{\"steps\": [{\"click\": {\"css\": \"#x\"}}], \"reason\": \"x\"}"))
     agent = uiagents.get("scripted", grounding="llm", grounding_model=spec(llm_server), **OPTS)
     et = task("g3", ("g3.a", PAYMENT, [CALCULATE]), ("g3.b", PAYMENT, [CALCULATE]))
     res, usage = await evaluate(agent, app, et)
@@ -184,7 +186,11 @@ async def test_unusable_reply_is_recorded_and_the_miss_stands(
         "not_found", "scripted", "not_found", "scripted")
     assert a.groundings[0]["grounded"] is None and "unusable" in a.groundings[0]["reason"]
     assert b.groundings[0]["outcome"] == "unusable: the locator that missed"
-    assert usage[0].calls == 2  # unusable replies are billed too
+    # a re-planned check without the check's assertion is rejected; the miss stands
+    assert [g["kind"] for g in a.groundings] == ["locator", "replan"]
+    assert "unusable" in a.groundings[1]["reason"]
+    assert "rejected" in b.groundings[1]["reason"] and b.groundings[1]["steps"] is None
+    assert usage[0].calls == 4  # unusable replies are billed too
 
 
 async def test_grounded_fail_and_feedback_name_only_what_the_user_asked(

@@ -150,3 +150,63 @@ async def test_the_ladder_on_an_app_nobody_here_wrote(static_server: Any) -> Non
         if CHECKS[name][2] in ("relaxed", "adapted"):
             assert strict.verdicts[i].status != "pass", name
             assert strict.verdicts[i].decided_by == "scripted"
+
+
+REPLAN_PAGE = """<!doctype html><html lang="en"><body><h1>Coupons</h1>
+<div class="card"><h3>Black Friday</h3><p>Uses: <span id="uses">97</span> / 100</p>
+<details><summary>Actions</summary><a href="#" id="rec">Log a redemption</a></details></div>
+<script>document.getElementById('rec').addEventListener('click', e => { e.preventDefault();
+  document.getElementById('uses').textContent = '98'; });</script></body></html>"""
+
+
+@pytest.mark.browser
+async def test_replanned_checks_come_from_answers_validated_and_cached(
+        static_server: Any, tmp_path: Path) -> None:
+    """A check the deterministic rungs cannot carry through (its action is hidden behind a
+    disclosure) goes to the model as a re-planning request; through the ``file`` backend the
+    request is queued, answered in a file, validated (a rewrite that changes an expected value
+    is rejected), cached, and replayed from the cache alone."""
+    import json
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(REPLAN_PAGE)
+    server = static_server(site)
+    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
+             {"expect_text": {"css": "#uses", "value": "98"}}]
+    cache, queue, answers = tmp_path / "cache.json", tmp_path / "queue.jsonl", tmp_path / "a.jsonl"
+    grounding = {"backend": "file", "cache": str(cache), "queue": str(queue),
+                 "answers": str(answers), "kinds": ["replan"]}
+
+    async def verdict(g: dict[str, Any]) -> Any:
+        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
+                                  grounding=g).open(server.url)
+        try:
+            return (await s.evaluate(task(check))).verdicts[0]
+        finally:
+            await s.close()
+
+    first = await verdict(grounding)
+    assert first.status == "not_found" and first.decided_by == "scripted"
+    (request,) = [json.loads(line) for line in queue.read_text().splitlines()]
+    assert request["kind"] == "replan" and "Record use" in request["prompt"]
+    assert "'98'" in request["prompt"]  # the value every rewrite must keep is spelled out
+
+    def answer(value: str) -> None:
+        answers.write_text(json.dumps({"id": request["id"], "reply": {"steps": [
+            {"goto": "/"}, {"click": {"text": "Actions"}},
+            {"click": {"role": "link", "name": "Log a redemption"}},
+            {"expect_text": {"css": "#uses", "value": value}}], "reason": "behind Actions"}}))
+
+    answer("97")  # a rewrite that changes what is expected is rejected: the miss stands
+    rejected = await verdict(grounding)
+    assert rejected.status == "not_found"
+    assert any(g["kind"] == "replan" and "not kept" in g["reason"] for g in rejected.groundings)
+    answer("98")
+    replanned = await verdict(grounding)
+    assert (replanned.status, replanned.decided_by) == ("pass", "replanned"), replanned
+    # offline replay: the cache alone, no answers, no queue
+    answers.unlink()
+    replay = await verdict({"backend": "file", "cache": str(cache), "kinds": ["replan"]})
+    assert (replay.status, replay.decided_by) == ("pass", "replanned")
+    assert any(g["kind"] == "replan" and g["cached"] for g in replay.groundings)

@@ -365,13 +365,22 @@ def test_html_viewer_shows_groundings(run_dir, tmp_path):
                          {"kind": "wording", "step": 4, "expected": "/no scenarios yet/i",
                           "observed": "Nothing saved so far", "passed": True,
                           "reason": "an empty state", "model": "openai:fake-grounder",
-                          "tokens": 95, "cached": True}])
+                          "tokens": 95, "cached": True},
+                         {"kind": "relaxed", "step": 1, "original": "click [role='link' "
+                          "name='Orders']", "taken": 'link "Work orders"'},
+                         {"kind": "adapted", "step": 3, "original": "fill [label='Month']",
+                          "taken": "set combobox \"Month\" to month 2"},
+                         {"kind": "replan", "step": 5, "steps": ["goto '/'", "click [text="
+                          "'Actions']"], "reason": "behind a disclosure", "model": "file:x",
+                          "tokens": 0, "cached": True, "outcome": "re-run: pass"}])
     path.write_text(json.dumps(ev))
     build_report(run, ["html"], tmp_path / "rep")
     page = (tmp_path / "rep" / "html" / "cells" / cell / "round-1.html").read_text()
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
     for shown in ("grounded", "{label: /loan amount/i}", "{label: /amount borrowed/i}",
-                  "matched: same field", "openai:fake-grounder", "812", "groundings (2)",
+                  "matched: same field", "openai:fake-grounder", "812", "resolution ladder (5)",
+                  'link "Work orders"', 'set combobox "Month" to month 2',
+                  "click [text='Actions']", "re-run: pass: behind a disclosure",
                   "observed Nothing saved so far : satisfies the criterion", "cached",
                   "locator that matched nothing: {role: button, name: /^calculate$/i}"):
         assert shown in text, shown

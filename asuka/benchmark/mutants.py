@@ -58,6 +58,9 @@ class MutantResult:
 class TaskMutantReport:
     task_id: str
     results: list[MutantResult] = field(default_factory=list)
+    # the resolution ladder's deterministic rungs were on (asuka.uiagents.ladder): a relaxed or
+    # adapted step let no mutant pass
+    ladder: bool | None = None
 
     @property
     def ok(self) -> bool:
@@ -106,7 +109,7 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
                      concurrency: int = 3, progress=None, features: list[str] | None = None,
                      log: Callable[[str], None] | None = None) -> TaskMutantReport:
     task = bench_task.task
-    report = TaskMutantReport(task.id)
+    report = TaskMutantReport(task.id, ladder=getattr(ui_agent, "ladder", None))
     settings = EvalSettings(protocol="flat", concurrency=concurrency, max_retry=1)
     root = Path(bench_task.root)
     plan = plan_for(bench_task, features)

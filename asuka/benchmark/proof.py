@@ -45,7 +45,8 @@ def write_proof(bench_task: BenchTask, report: object) -> Path:
             for r in report.results]  # type: ignore[attr-defined]
     record = {"task": bench_task.id, "fingerprint": fingerprint(bench_task),
               "proven_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-              "mutant_runs": len(runs), "runs": runs}
+              "mutant_runs": len(runs),
+              "ladder": getattr(report, "ladder", None), "runs": runs}
     path = proof_path(bench_task)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(_format(record))

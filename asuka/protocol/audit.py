@@ -41,7 +41,7 @@ def verdict_defect(eval_task: EvalTask, result: EvalTaskResult, v: Verdict) -> s
         if crit is None or not crit.source_verifiable:
             return "inadmissible: a source inspection cannot decide a behavioural criterion"
         return None
-    if v.decided_by in ("scripted", "relaxed", "adapted", "grounded"):
+    if v.decided_by in ("scripted", "relaxed", "adapted", "grounded", "replanned"):
         return None  # the check's own steps (and their rescues, recorded) are the trace
     if not v.reason.strip():
         return "no evidence: the verdict says nothing about what was observed"

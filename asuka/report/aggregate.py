@@ -29,6 +29,7 @@ from asuka.report.contract_stats import ContractAggregate, contract_aggregate, c
     has_contract
 from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.store import RoundRecord
+from asuka.vocabulary import DECIDED_BY
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
            "task_fix_rate", "criteria_fix_rate")
@@ -71,6 +72,17 @@ def round_errors(rec: RoundRecord) -> dict[str, int]:
             "not_found": sum(v.status == "not_found" for r in res for v in r.verdicts)}
 
 
+def round_rungs(rec: RoundRecord) -> dict[str, int]:
+    """Verdicts per rung of the resolution ladder that decided them (``Verdict.decided_by``:
+    scripted, relaxed, adapted, grounded, replanned, llm); every rung listed, zeros too."""
+    out = {r: 0 for r in DECIDED_BY}
+    for res in rec.evaluation.results.values():
+        for v in res.verdicts:
+            if v.status in ("pass", "fail", "not_found"):
+                out[v.decided_by or "scripted"] += 1
+    return out
+
+
 def round_tokens(rec: RoundRecord, role: str | None = None) -> int:
     return sum(u.input_tokens + u.output_tokens for u in rec.agent.usage
                if role is None or u.role == role)
@@ -103,6 +115,7 @@ class RoundAggregate:
     errors: dict[str, int]            # totals over the group's cells that ran this round
     cost: dict[str, int]
     cells_run: int                    # the others carried their last artifact over
+    rungs: dict[str, int] = field(default_factory=dict)  # verdicts per deciding rung
 
 
 @dataclass
@@ -292,7 +305,8 @@ def _round(g: Group, k: int, ci: str, tau: float) -> RoundAggregate:
         metrics["jury.same-artifact"] = g.estimate(lambda c: jury_value(c, k), ci)
     ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
     return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
-                          _total([round_cost(r) for r in ran], COST_KINDS), len(ran))
+                          _total([round_cost(r) for r in ran], COST_KINDS), len(ran),
+                          _total([round_rungs(r) for r in ran], DECIDED_BY))
 
 
 def _by_type(g: Group, ci: str) -> dict[str, Estimate]:
@@ -366,7 +380,8 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
             "errors": g.errors, "cost": g.cost,
             "rounds": [{"round": r.round, "cells_run": r.cells_run,
                         **{k: estimate_json(e) for k, e in r.metrics.items()},
-                        "errors": r.errors, "cost": r.cost} for r in g.rounds],
+                        "errors": r.errors, "cost": r.cost, "rungs": r.rungs}
+                       for r in g.rounds],
             "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
             **({"full": {k: estimate_json(e) for k, e in g.full.items()}} if g.full else {}),
             **({"contract": g.contract.json()} if g.contract else {}),

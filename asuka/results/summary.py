@@ -17,7 +17,7 @@ from rich.table import Table
 
 from asuka.results.provenance import check_run
 from asuka.results.contracts import FAILURE_KINDS
-from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, \
+from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, round_rungs, \
     round_tokens
 from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
     run_from_store, show
@@ -44,6 +44,7 @@ def cell_summary(c: CellData) -> dict:
                 row["full_" + key] = {v: getattr(ungated[v][k], key) for v in VIEWS}
         row["counts"] = status_counts(rec.evaluation.results)
         row["errors"] = round_errors(rec)
+        row["rungs"] = round_rungs(rec)
         row["deploy_ok"] = rec.evaluation.deploy_ok
         row["tokens"] = round_tokens(rec)
         row["ui_tokens"] = round_tokens(rec, "ui-agent")

@@ -90,6 +90,11 @@ STEP_ARGS: dict[str, tuple[str, ...] | None] = {
     "expect_attr": ("attr", "value"),
 }
 LOCATOR_OPTIONAL = {"press"}
+# the arguments of an assertion that state an expected value
+ASSERTION_PARAMS: dict[str, tuple[str, ...]] = {
+    "expect_text": ("value",), "expect_value": ("value",),
+    "expect_count": ("count", "min", "max"), "expect_attr": ("attr", "value"),
+}
 
 
 class CheckStep(Strict):

@@ -99,7 +99,17 @@ def _option_index(options: list[list[str]], value: str) -> int | None:
             if " ".join(o[field].split()).casefold() == " ".join(want.split()).casefold():
                 return i
     hits = [i for i, o in enumerate(options) if same_words(want, o[0], contains=False)]
-    return hits[0] if len(hits) == 1 else None
+    if len(hits) == 1:
+        return hits[0]
+    # the unique option whose words hold, or are held by, the wanted ones ("Fixed" for
+    # "Fixed amount"); numbers exact
+    want_words = words(want)
+    scored = sorted(((max(score(want_words, words(o[0]), presence=False),
+                          score(words(o[0]), want_words, presence=True)), i)
+                     for i, o in enumerate(options)), reverse=True)
+    if scored and scored[0][0] >= 0.5 and (len(scored) == 1 or scored[1][0] < scored[0][0] - 0.05):
+        return scored[0][1]
+    return None
 
 
 def _month_forms(month: int) -> list[str]:

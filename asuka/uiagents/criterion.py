@@ -44,11 +44,13 @@ from asuka.uiagents.grounding import (
     GroundingBackend,
     GroundingFailed,
     Miss,
+    Replan,
     Wording,
     numeric,
 )
 from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
 from asuka.uiagents import ladder
+from asuka.uiagents.relax import numbers_shown
 from asuka.uiagents.input_modes import StepDenied
 from asuka.uiagents.seen import user_words
 from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
@@ -59,6 +61,8 @@ MAX_GROUNDINGS = 3
 MAX_JUDGEMENTS = 3
 MAX_SNAPSHOT_CHARS = 60_000
 RESTORE_PATH = "/__asuka_restore__"
+ACTION_OPS = frozenset({"click", "dblclick", "hover", "check", "uncheck", "fill", "select",
+                        "press", "set", "choose", "turn_on", "turn_off"})
 _TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
 _RESTORE_JS = ("items => { localStorage.clear();"
                " for (const {name, value} of items) localStorage.setItem(name, value); }")
@@ -142,7 +146,65 @@ class CriterionRunner:
             grounded.add(att.step)
             ctx.page, ctx.last_status = await new_page(), None
             await self._restore(ctx, state)
-        return self._verdict(crit, att, original, grounded, records, t0)
+        replanned = False
+        said_absent = any(r["kind"] == "locator" and r.get("grounded") == "absent"
+                          for r in records)
+        if (active and not said_absent and self._may_replan(att, steps)
+                and clock.deadline - time.monotonic() > 0):
+            try:
+                new = await self._replan(ctx, crit, original, att, records, clock)
+            except GroundingFailed as exc:
+                new = None
+                att = _Attempt("error", f"{att.reason}; re-planning failed: {exc}", att.step)
+            if new is not None:
+                ctx.page, ctx.last_status = await new_page(), None
+                await self._restore(ctx, state)
+                remaining = clock.deadline - time.monotonic()
+                att = await self._attempt(ctx, crit, new, list(new),
+                                          min(remaining, a.criterion_timeout_s),
+                                          remaining < a.criterion_timeout_s, records, clock)
+                records[-1]["outcome"] = f"re-run: {att.status}"
+                replanned = True
+        v = self._verdict(crit, att, original, grounded, records, t0)
+        if replanned:
+            v.decided_by = "replanned"
+        return v
+
+    @staticmethod
+    def _may_replan(att: _Attempt, steps: list[CheckStep]) -> bool:
+        """Only a check that could not be carried through: a miss, or an action that failed.
+        An assertion that saw another value was carried through: its fail stands."""
+        if att.step is None or att.status not in ("not_found", "fail"):
+            return False
+        return att.status == "not_found" or steps[att.step].op in ACTION_OPS
+
+    async def _replan(self, ctx: StepContext, crit: Criterion, original: list[CheckStep],
+                      att: _Attempt, records: list[dict[str, Any]], clock: TaskClock
+                      ) -> list[CheckStep] | None:
+        assert att.step is not None
+        snapshot = att.snapshot_text
+        if snapshot is None:
+            snapshot, _ = await self._snapshot(ctx.page, crit.id)
+        if not snapshot:
+            return None
+        t = time.monotonic()
+        try:
+            answer = await self.grounding.replan(
+                Replan(crit.id, crit.text, original, att.step, att.reason, snapshot), self.scope)
+        finally:
+            clock.deadline += time.monotonic() - t
+        if answer is None:
+            return None
+        if answer.usage is not None:
+            self.bill(answer.usage)
+        records.append({
+            "kind": "replan", "step": att.step,
+            "steps": [st.describe() for st in answer.steps] if answer.steps else
+            ("absent" if answer.absent else None),
+            "reason": answer.reason, "model": answer.model,
+            "tokens": 0 if answer.cached else answer.tokens, "cached": answer.cached,
+            "outcome": "absent" if answer.absent else "unusable"})
+        return answer.steps
 
     def _verdict(self, crit: Criterion, att: _Attempt, original: list[CheckStep],
                  grounded: set[int], records: list[dict[str, Any]], t0: float) -> Verdict:
@@ -334,8 +396,8 @@ class CriterionRunner:
                 or not exc.detail.startswith("observed ")):
             return None
         expected = as_text(step.params.get("value"))
-        if numeric(expected):
-            return None
+        if numeric(expected) and not numbers_shown(expected, exc.detail):
+            return None  # a number or date that is not there: the deterministic fail stands
         try:
             vals = await asyncio.wait_for(
                 first_match(ctx, step.locator).evaluate_all(_TEXT_JS), 5)

@@ -44,7 +44,10 @@ ADAPTABLE = {"fill": "set", "select": "choose", "check": "turn_on", "uncheck": "
 PRESENCE_OPS = frozenset({"expect_visible", "expect_count"})
 ACTION_OPS = frozenset({"click", "dblclick", "hover"})
 _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a checkbox",
-                 "not a <input>", "has no input value", "Element is not an")
+                 "not a <input>", "has no input value", "Element is not an", "no option matches")
+# a message a check reads from an alert or status element: in an app without that role, the
+# scope it was looked for in (the region that shows it)
+MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
 _TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
 SNAPSHOT_TIMEOUT_MS = 5_000
 
@@ -141,6 +144,9 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
             if await _matches(ctx, current):
                 return Relaxed(current, ", ".join(notes))
     inner = current.model_copy(update={"within": None, "nth": None})
+    if (inner.role in MESSAGE_ROLES and inner.name is None and current.within is not None
+            and spec.nth is None and await _matches(ctx, current.within)):
+        return Relaxed(current.within, ", ".join(notes + [f"the {inner.role}'s scope itself"]))
     found: Locator | None = None
     if spec.text is not None:
         pattern = text_pattern(regex_literal(spec.text) or spec.text)

@@ -172,6 +172,18 @@ def same_words(expected: str, observed: str, *, contains: bool = True) -> bool:
     return False
 
 
+def numbers_shown(expected: str, observed: str) -> bool:
+    """Every number of ``expected`` (a literal or a simple regex) is in ``observed``, in the
+    same order, exactly (after normalising separators and currency): then only the words
+    around them are in question, which a wording judge may decide."""
+    literal = regex_literal(expected) if is_regex(expected) else expected
+    if literal is None:
+        return False
+    want = _numbers(tokens(literal))
+    have = [t for t in tokens(observed) if _is_number(t)]
+    return bool(want) and _subsequence(want, have)
+
+
 def _numbers(toks: list[str]) -> list[str]:
     return [t for t in toks if _is_number(t)]
 

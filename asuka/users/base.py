@@ -20,6 +20,9 @@ TECHNICAL = re.compile(
     r"\b(?:eval|goto|fill|dblclick|upload)\b|\bnot_found\b|<[a-z]+[ >]|\[[a-z-]+=", re.I)
 
 
+SPEC_BACKEND = "playwright-test"  # asuka.uiagents.playwright_test (a role: not imported here)
+
+
 def what_was_seen(verdict: Verdict) -> str:
     """What the user saw for a failed criterion: the verdict's plain words
     (``Verdict.seen``), or its reason when that is already plain (an LLM judge's), else a
@@ -27,6 +30,10 @@ def what_was_seen(verdict: Verdict) -> str:
     if verdict.seen:
         return verdict.seen
     reason = verdict.reason.strip()
+    if verdict.backend == SPEC_BACKEND:
+        # a project's own spec tests (Web-Bench): its protocol hands the test's errors to the
+        # agent on a retry, as Web-Bench's evaluator does; they are its feedback, not ours
+        return reason[:300]
     if reason and not TECHNICAL.search(reason):
         return reason[:300]
     if verdict.status == "not_found":

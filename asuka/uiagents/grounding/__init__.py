@@ -27,7 +27,8 @@ of a backend, the protocol), ``_backends`` (the registry, ``make``, ``none`` and
 ``_prompt`` (prompts, reply schemas and their validation) and ``_cache`` (the cache).
 """
 
-from asuka.uiagents.grounding._backends import ROLE, LLMGrounding, NoGrounding, make, registry
+from asuka.uiagents.grounding._backends import (ROLE, FileGrounding, LLMGrounding, NoGrounding,
+                                                make, registry)
 from asuka.uiagents.grounding._cache import GroundingCache, cache_key
 from asuka.uiagents.grounding._prompt import (
     GROUND_SYSTEM,
@@ -51,11 +52,13 @@ from asuka.uiagents.grounding._types import (
     GroundingFailed,
     Judgement,
     Miss,
+    Replan,
+    Replanned,
     Wording,
     numeric,
 )
 
-__all__ = ["Answer", "GroundingBackend", "GroundingCache", "GroundingFailed", "Judgement",
+__all__ = ["FileGrounding", "Replan", "Replanned", "Answer", "GroundingBackend", "GroundingCache", "GroundingFailed", "Judgement",
            "LLMGrounding", "Miss", "NoGrounding", "Wording", "make", "numeric", "registry",
            "trim_snapshot", "OBSERVED_CHARS",
            # prompts, replies and the cache key, for tests and benchmarks

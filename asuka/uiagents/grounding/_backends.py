@@ -11,25 +11,32 @@ from pydantic import ValidationError
 
 from asuka.llm import LLMClient, LLMError, LLMResponseError, ModelSpec
 from asuka.registry import Registry
-from asuka.schema import Locator
+from asuka.schema import CheckStep, Locator
 from asuka.uiagents.grounding._cache import GroundingCache, cache_key
 from asuka.uiagents.grounding._prompt import (
     GROUND_SYSTEM,
     GROUNDING_SCHEMA,
     JUDGE_SCHEMA,
     JUDGE_SYSTEM,
+    REPLAN_SCHEMA,
+    REPLAN_SYSTEM,
     SNAPSHOT_CHARS,
     GroundingReply,
     JudgeReply,
+    ReplanReply,
     ground_prompt,
     judge_prompt,
     one_line,
+    replan_problems,
+    replan_prompt,
 )
 from asuka.uiagents.grounding._types import (Answer, GroundingBackend, GroundingFailed, Judgement,
-                                             Miss, Wording)
+                                             Miss, Replan, Replanned, Wording)
 from asuka.usage import Usage
 
 ROLE = "ui-agent"
+# what a model backend is asked: a missed locator, a wording, a check to re-plan
+KINDS = ("ground", "wording", "replan")
 
 registry: Registry[GroundingBackend] = Registry("grounding")
 
@@ -68,6 +75,9 @@ class NoGrounding:
     async def judge_wording(self, wording: Wording, scope: str) -> Judgement | None:
         return None
 
+    async def replan(self, plan: Replan, scope: str) -> Replanned | None:
+        return None
+
 
 @registry.register("llm")
 class LLMGrounding:
@@ -77,7 +87,9 @@ class LLMGrounding:
     active = True
 
     def __init__(self, model: str | ModelSpec | dict | None = None,
-                 cache: str | Path | None = None, snapshot_chars: int = SNAPSHOT_CHARS) -> None:
+                 cache: str | Path | None = None, snapshot_chars: int = SNAPSHOT_CHARS,
+                 kinds: list[str] | None = None) -> None:
+        self.kinds = frozenset(kinds or KINDS)
         if model is None:
             raise ValueError("grounding 'llm' needs a model: grounding_model=PROVIDER:MODEL")
         self.spec = ModelSpec.coerce(model)
@@ -104,6 +116,8 @@ class LLMGrounding:
             return None, result.usage, f"unusable reply (not JSON): {one_line(result.text)}"
 
     async def ground(self, miss: Miss, scope: str) -> Answer:
+        if "ground" not in self.kinds:
+            return Answer(reason="locator grounding is off")
         step = miss.steps[miss.step]
         key = cache_key(scope, miss.criterion_id, miss.step, "ground", self.spec.label,
                         miss.criterion_text, step.describe())
@@ -137,6 +151,8 @@ class LLMGrounding:
         return answer
 
     async def judge_wording(self, w: Wording, scope: str) -> Judgement | None:
+        if "wording" not in self.kinds:
+            return None
         key = cache_key(scope, w.criterion_id, w.index, "wording", self.spec.label,
                         w.criterion_text, w.step.describe(), w.observed)
         hit = self.cache.get(key)
@@ -156,3 +172,113 @@ class LLMGrounding:
         out.passed, out.reason = reply.passed, one_line(reply.reason)
         self.cache.put(key, {"passed": reply.passed, "reason": out.reason, "tokens": tokens})
         return out
+
+    async def replan(self, plan: Replan, scope: str) -> Replanned | None:
+        """The check's actions rewritten for this app, every stated value kept; validated
+        against the DSL and ``replan_problems`` before it may run."""
+        if "replan" not in self.kinds:
+            return None
+        key = cache_key(scope, plan.criterion_id, plan.step, "replan", self.spec.label,
+                        plan.criterion_text, *(st.describe() for st in plan.steps))
+        hit = self.cache.get(key)
+        if hit is not None:
+            steps = hit.get("steps")
+            parsed = (None if steps in (None, "absent") else
+                      [CheckStep.model_validate(st) for st in steps])
+            # validated again on reading: a cache never outlives a stricter rule
+            problems = replan_problems(plan.steps, parsed, plan.step) if parsed else []
+            return Replanned(
+                steps=None if problems else parsed, absent=steps == "absent",
+                reason=one_line(f"rejected: {'; '.join(problems)}") if problems else
+                hit.get("reason", ""), model=self.spec.label, cached=True)
+        data, usage, why = await self._call(REPLAN_SYSTEM,
+                                            replan_prompt(plan, self.snapshot_chars),
+                                            REPLAN_SCHEMA)
+        tokens = (usage.input_tokens + usage.output_tokens) if usage else 0
+        out = Replanned(model=self.spec.label, tokens=tokens, usage=usage, reason=why or "")
+        if why is not None:
+            return out
+        try:
+            reply = ReplanReply.parse(data)
+        except ValidationError as exc:
+            first = exc.errors()[0] if exc.errors() else {}
+            out.reason = one_line(f"unusable reply: {first.get('msg', exc)}")
+            return out
+        out.reason = one_line(reply.reason)
+        if reply.steps == "absent":
+            out.absent = True
+            stored: Any = "absent"
+        else:
+            problems = replan_problems(plan.steps, reply.steps, plan.step)
+            if problems:
+                out.reason = one_line(f"rejected: {'; '.join(problems)}")
+                return out
+            out.steps = reply.steps
+            stored = [_yaml_step(st) for st in reply.steps]
+        self.cache.put(key, {"steps": stored, "reason": out.reason, "tokens": tokens})
+        return out
+
+
+def _yaml_step(step: CheckStep) -> dict[str, Any]:
+    return step.model_dump(exclude_defaults=True)
+
+
+@registry.register("file")
+class FileGrounding(LLMGrounding):
+    """A grounding model that answers through files: a person, or a session playing the model,
+    reads each unanswered request from ``queue`` (JSON lines: id, kind, system, prompt) and
+    writes its reply to ``answers`` (JSON lines: id, reply); the next run takes the replies,
+    validates them exactly as a model's, and caches them in ``cache``. With the cache alone it
+    replays earlier answers offline; an unanswered request leaves the deterministic verdict."""
+
+    name = "file"
+
+    def __init__(self, model: str | ModelSpec | dict | None = None,
+                 cache: str | Path | None = None, answers: str | Path | None = None,
+                 queue: str | Path | None = None, snapshot_chars: int = SNAPSHOT_CHARS,
+                 kinds: list[str] | None = None) -> None:
+        from types import SimpleNamespace
+
+        self.kinds = frozenset(kinds or KINDS)
+        label = str(model) if isinstance(model, str) and model else "answers"
+        self.spec = SimpleNamespace(label=f"file:{label}")  # type: ignore[assignment]
+        self.cache = GroundingCache(cache)
+        self.answers = Path(answers) if answers else None
+        self.queue = Path(queue) if queue else None
+        self.snapshot_chars = int(snapshot_chars)
+
+    def preflight(self) -> None:
+        pass
+
+    def _replies(self) -> dict[str, Any]:
+        import json
+
+        if self.answers is None or not self.answers.is_file():
+            return {}
+        out: dict[str, Any] = {}
+        for line in self.answers.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and "id" in rec:
+                out[str(rec["id"])] = rec.get("reply")
+        return out
+
+    async def _call(self, system: str, prompt: str, schema: dict[str, Any]
+                    ) -> tuple[Any, Usage | None, str | None]:
+        import hashlib
+        import json
+
+        rid = hashlib.sha256((system + "\x00" + prompt).encode()).hexdigest()[:16]
+        replies = self._replies()
+        if rid in replies:
+            return replies[rid], None, None
+        if self.queue is not None:
+            self.queue.parent.mkdir(parents=True, exist_ok=True)
+            queued = self.queue.read_text(encoding="utf-8") if self.queue.is_file() else ""
+            if f'"id": "{rid}"' not in queued:
+                with self.queue.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps({"id": rid, "kind": schema.get("title"),
+                                        "system": system, "prompt": prompt}) + "\n")
+        return None, None, "no answer yet"

@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from asuka.schema import Locator
-from asuka.uiagents.grounding._types import Miss, Wording
+from asuka.schema import ASSERTION_PARAMS, CheckStep, Locator
+from asuka.uiagents.grounding._types import Miss, Replan, Wording
 
 SNAPSHOT_CHARS = 12_000   # about 3k tokens of accessibility tree per grounding call
 LINE_CHARS = 200
@@ -84,6 +84,35 @@ a regular expression. If the page has no element serving that purpose, answer "a
 pick an element only because it is near or similar: it must do what the step needs. Reply \
 with JSON {"locator": {...} or "absent", "reason": "one line"}."""
 
+REPLAN_SCHEMA: dict[str, Any] = {
+    "title": "replan", "type": "object",
+    "properties": {"steps": {"anyOf": [{"type": "array", "items": {"type": "object"}},
+                                       {"type": "string", "enum": ["absent"]}]},
+                   "reason": {"type": "string"}},
+    "required": ["steps", "reason"], "additionalProperties": False,
+}
+# a re-planned check may not judge by script, nor leave the app; it may upload only the files
+# the check itself uploads (``replan_problems``)
+REPLAN_FORBIDDEN = frozenset({"eval"})
+
+REPLAN_SYSTEM = """\
+You adapt a UI test to a web app that was built independently of it. The test is a scripted \
+check written for another implementation; on this app it could not be carried through (an \
+element it names is missing, or a control is of another kind). Using the criterion and the \
+page's accessibility snapshot, rewrite the check's ACTIONS so they do on this app what the \
+criterion describes (open the control that reveals a choice, choose from buttons instead of \
+a dropdown, find the records in a list instead of a table, ...). Keep every ASSERTION's \
+expected value exactly as written (texts, amounts, counts, dates, states): you may change how \
+an assertion finds its element, never what it expects. Steps use the same language as the \
+check, one JSON object per step with one key: goto, reload, wait, click, dblclick, hover, \
+check, uncheck, fill, select, press, set, choose, turn_on, turn_off, expect_visible, \
+expect_hidden, expect_text, expect_value, expect_count, expect_attr; a step's mapping has a \
+locator (exactly one of role (+ name), label, text, placeholder, alt, title, testid or css; \
+optional exact, nth, within) plus its arguments (value, option, key, count, min, max, attr, \
+contains). eval and upload are not allowed. The check starts on a fresh page of the app \
+(goto / first). If the app has no such feature at all, answer "absent". Reply with JSON \
+{"steps": [...] or "absent", "reason": "one line"}."""
+
 JUDGE_SYSTEM = """\
 You judge the wording of a web app that was built independently of its test. The test expected \
 some text on an element; the element exists and shows different words. Decide whether the \
@@ -119,3 +148,86 @@ def judge_prompt(w: Wording) -> str:
     return (f"Criterion: {w.criterion_text.strip()}\n"
             f"The test expected the element to show: {w.expected!r}\n"
             f"The element shows: {w.observed!r}")
+
+
+class ReplanReply(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    steps: list[CheckStep] | Literal["absent"]
+    reason: str = ""
+
+    @classmethod
+    def parse(cls, data: Any) -> ReplanReply:
+        if isinstance(data, dict) and isinstance(data.get("steps"), str):
+            data = {**data, "steps": data["steps"].strip().lower()}
+        if isinstance(data, dict) and isinstance(data.get("steps"), list):
+            data = {**data, "steps": [_drop_nulls(s) for s in data["steps"]]}
+        return cls.model_validate(data)
+
+
+def expectations(steps: list[CheckStep]) -> list[tuple[str, str]]:
+    """What a check's assertions expect: (op, value) of every stated value."""
+    out: list[tuple[str, str]] = []
+    for s in steps:
+        for k in ASSERTION_PARAMS.get(s.op, ()):
+            if s.params.get(k) is not None:
+                out.append((s.op, str(s.params[k])))
+    return out
+
+
+def replan_problems(original: list[CheckStep], steps: list[CheckStep], stopped: int = 0
+                    ) -> list[str]:
+    """Why a re-planned check may not stand: a forbidden step, no assertion, fewer assertions
+    than the check had, an expected value dropped or changed, or a check that judges by script
+    (``eval``) at or after the step where it stopped (a rewrite could not keep that judgement)."""
+    problems = [f"step {s.op!r} is not allowed" for s in steps if s.op in REPLAN_FORBIDDEN]
+    allowed = {f for s in original if s.op == "upload" for f in _files(s)}
+    for s in steps:
+        if s.op == "upload" and not set(_files(s)) <= allowed:
+            problems.append(f"uploads {_files(s)}, which the check does not")
+    if any(s.op == "eval" for s in original[stopped:]):
+        problems.append("the check judges by script after where it stopped")
+    asserts = [s for s in steps if s.op.startswith("expect_")]
+    before = [s for s in original if s.op.startswith("expect_")]
+    if not asserts:
+        problems.append("no assertion")
+    if len(asserts) < len(before):
+        problems.append(f"{len(asserts)} assertion(s) where the check had {len(before)}")
+    kept = expectations(steps)
+    for op, value in expectations(original):
+        if (op, value) not in kept:
+            problems.append(f"the expected {value!r} ({op}) is not kept")
+    for s in steps:
+        if s.op == "goto" and isinstance(s.arg, str) and "://" in s.arg:
+            problems.append("goto leaves the app")
+    return problems
+
+
+def _files(step: CheckStep) -> list[str]:
+    files = step.params.get("files")
+    return [str(f) for f in (files if isinstance(files, list) else [files])]
+
+
+def replan_prompt(plan: Replan, budget: int = SNAPSHOT_CHARS) -> str:
+    import json
+
+    steps = "\n".join(json.dumps(_as_yaml_step(s)) for s in plan.steps)
+    kept = "\n".join(f"- {op}: {v!r}" for op, v in expectations(plan.steps)) or "- (none)"
+    uploads = sorted({f for s in plan.steps if s.op == "upload" for f in _files(s)})
+    upload = (f"Exception to the rules above: this check uploads {', '.join(uploads)}; your "
+              "rewrite must upload the same file(s) the same way (an upload step with these "
+              "files) before it acts on their content.\n\n" if uploads else "")
+    return (f"Criterion: {plan.criterion_text.strip()}\n\n"
+            f"The check as written (one step per line):\n{steps}\n\n"
+            f"It stopped at step {plan.step + 1}: {plan.failure}\n\n"
+            f"Expected values every rewrite must keep, unchanged:\n{kept}\n\n{upload}"
+            f"Accessibility snapshot of the page at that moment:\n```yaml\n"
+            f"{trim_snapshot(plan.snapshot, budget)}\n```")
+
+
+def _as_yaml_step(s: CheckStep) -> dict[str, Any]:
+    """A step as the check's YAML writes it (one key)."""
+    if s.locator is None and not s.params:
+        return {s.op: s.arg}
+    body = s.locator.model_dump(exclude_defaults=True) if s.locator else {}
+    return {s.op: {**body, **s.params}}

@@ -46,6 +46,33 @@ class Wording:
 
 
 @dataclass
+class Replan:
+    """A check the rungs below could not carry through on this app (a miss, or an action on a
+    widget of another kind): a model may rewrite its actions for the page it sees."""
+
+    criterion_id: str
+    criterion_text: str
+    steps: list[CheckStep]        # the check as written
+    step: int                     # the step where it stopped
+    failure: str                  # what happened there (technical)
+    snapshot: str                 # the page's accessibility snapshot at that moment
+
+
+@dataclass
+class Replanned:
+    """A re-planned check: ``steps`` (validated, every stated value kept), ``absent`` (the app
+    has no such feature), or neither (unusable: the deterministic verdict stands)."""
+
+    steps: list[CheckStep] | None = None
+    absent: bool = False
+    reason: str = ""
+    model: str | None = None
+    tokens: int = 0
+    cached: bool = False
+    usage: Usage | None = None
+
+
+@dataclass
 class Answer:
     """A grounding: ``locator`` (a replacement), ``absent``, or neither (unusable)."""
 
@@ -77,6 +104,8 @@ class GroundingBackend(Protocol):
     async def ground(self, miss: Miss, scope: str) -> Answer: ...
 
     async def judge_wording(self, wording: Wording, scope: str) -> Judgement | None: ...
+
+    async def replan(self, plan: Replan, scope: str) -> Replanned | None: ...
 
 
 def numeric(expected: str) -> bool:
