@@ -165,3 +165,25 @@ def test_real_agent_agreement_figures_are_current():
             f"{key}: agreement.json is stale; rerun benchmarks/foreign_agreement.py " \
             "--corpus realagent --write"
         assert fig["false_passes"] <= 0.01 * fig["total"] + 1
+
+
+@pytest.mark.browser
+def test_cached_groundings_replay_offline():
+    """A corpus app evaluated with the groundings its model gave (cached beside the corpus,
+    no model, no network): the same agreement as recorded under KEY+grounded."""
+    import asyncio
+
+    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries, evaluate_entry
+
+    record = json.loads((REALAGENT_DIR / AGREEMENT_FILE).read_text())
+    key = "survey-explorer/round-1"
+    fig = record[key + "+grounded"]
+    (entry,) = [e for e in corpus_entries("realagent") if e.key == key]
+    bt = _bench_task(entry.task)
+    cache = REALAGENT_DIR / entry.task / "grounding-cache.json"
+    grounding = {"backend": "file", "cache": str(cache), "kinds": ["replan", "wording"]}
+    evaluation = asyncio.run(evaluate_entry(bt, entry.path, {"grounding": grounding}))
+    ag = agreement(bt, evaluation, load_labels(entry.path / "labels.yaml", bt))
+    assert (ag.agreed, ag.false_passes) == (fig["agreed"], fig["false_passes"]), \
+        [d.criterion_id for d in ag.disagreements]
+    assert any(s == "replanned" for s in ag.stages)

@@ -225,7 +225,7 @@ ACTIONS.assign = (o) => {
 ACTIONS.start = (o) => { o.status = 'In progress'; change(o); };
 /* @end start */
 /* @broken start */
-ACTIONS.start = (o) => { o.status = 'In Progress'; change(o); };
+ACTIONS.start = (o) => { o.status = 'Done'; change(o); };
 /* @end start */
 /* @feature hours */
 ACTIONS.hours = (o) => {
