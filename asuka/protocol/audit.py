@@ -43,6 +43,8 @@ def verdict_defect(eval_task: EvalTask, result: EvalTaskResult, v: Verdict) -> s
         return None
     if v.decided_by in ("scripted", "relaxed", "adapted", "grounded", "replanned"):
         return None  # the check's own steps (and their rescues, recorded) are the trace
+    if v.backend == "scripted" and any(g.get("kind") == "wording" for g in v.groundings):
+        return None  # the check's steps ran; the wording judgement is recorded with its text
     if not v.reason.strip():
         return "no evidence: the verdict says nothing about what was observed"
     shot = result.evidence is not None and result.evidence.screenshot
