@@ -117,6 +117,13 @@ CHECKS = {
     "ambiguous": ([{"click": {"role": "button", "name": "Save", "exact": True}}], "not_found", "scripted"),
     "no-option": ([{"select": {"label": "Repayment method", "option": "Balloon"}}],
                   "fail", "scripted"),
+    # a card named like the panel a check opens is not that panel (a mutant without the
+    # detail panel must still fail)
+    # a longer text that merely contains the word is something else
+    "no-brand": ([{"expect_visible": {"text": "Gather", "exact": True}}], "not_found",
+                 "scripted"),
+    "no-dialog": ([{"expect_visible": {"role": "dialog", "name": "Stripe payment integration"}}],
+                  "not_found", "scripted"),
 }
 
 

@@ -149,7 +149,8 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
         return Relaxed(current.within, ", ".join(notes + [f"the {inner.role}'s scope itself"]))
     found: Locator | None = None
     if spec.text is not None:
-        pattern = text_pattern(regex_literal(spec.text) or spec.text)
+        pattern = text_pattern(regex_literal(spec.text) or spec.text,
+                               anchored=spec.exact or presence)
         if pattern is not None:
             found = Locator(text=pattern)
             notes.append(f"the text {pattern}")

@@ -45,8 +45,11 @@ ROLE_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"cell", "gridcell", "columnheader", "rowheader"}),
     frozenset({"list", "listbox", "feed"}),
     frozenset({"listitem", "article", "option"}),
-    frozenset({"region", "form", "group", "dialog", "alertdialog", "complementary", "article",
-               "section", "main", "navigation", "tabpanel"}),
+    # a dialog is its own thing: a card or a region standing for it would pass a check of a
+    # panel that never opens
+    frozenset({"dialog", "alertdialog"}),
+    frozenset({"region", "form", "group", "complementary", "article", "section", "main",
+               "tabpanel"}),
     frozenset({"heading"}),
     frozenset({"img", "figure", "image"}),
     frozenset({"status", "alert", "log", "note"}),
@@ -330,9 +333,11 @@ def lone_container(spec: Locator, snapshot: str) -> Relaxed | None:
     return Relaxed(Locator(role=nodes[0].role), f"the page's only {nodes[0].role}")
 
 
-def text_pattern(value: str) -> str | None:
+def text_pattern(value: str, anchored: bool = False) -> str | None:
     """A case-insensitive regex (DSL form) matching ``value``'s words in another form or order:
-    punctuation and spacing between words free, numbers exact up to separators."""
+    punctuation and spacing between words free, numbers exact up to separators. ``anchored``:
+    the element's whole text (for an exact locator or a presence check, where a longer text
+    that merely contains the word is something else: "Gather" is not "Gatherings")."""
     if is_regex(value):
         return None
     toks = tokens(value)
@@ -350,4 +355,7 @@ def text_pattern(value: str) -> str | None:
     orders = ([toks] if len(toks) > 3 or _numbers(toks) else
               [list(p) for p in itertools.permutations(toks)])
     alts = ["(?:" + gap.join(piece(t) for t in order) + ")" for order in orders]
-    return "/" + "|".join(dict.fromkeys(alts)) + "/i"
+    body = "|".join(dict.fromkeys(alts))
+    if anchored:
+        body = r"^[^\w%]*(?:" + body + r")[^\w%]*$"
+    return "/" + body + "/i"
