@@ -48,6 +48,7 @@ _KIND_JS = """el => ({tag: el.tagName.toLowerCase(), type: (el.getAttribute('typ
   || '', o.value]) : null, pressed: el.getAttribute('aria-pressed'),
   checked: el.getAttribute('aria-checked'),
   native: (el instanceof HTMLInputElement) ? el.checked : null})"""
+SNAPSHOT_TIMEOUT_MS = 5_000
 CHOICE_ROLES = frozenset({"radio", "button", "tab", "option", "menuitemradio", "link",
                           "switch", "checkbox"})
 
@@ -66,7 +67,7 @@ def _field_name(spec: Locator) -> str | None:
 
 async def _snapshot(ctx: StepContext) -> str:
     try:
-        return await ctx.page.locator("body").aria_snapshot(timeout=5_000)
+        return await ctx.page.locator("body").aria_snapshot(timeout=SNAPSHOT_TIMEOUT_MS)
     except PWError as exc:
         raise NotAdapted(f"could not read the page: {exc.message}") from None
 

@@ -49,7 +49,6 @@ _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a ch
 # scope it was looked for in (the region that shows it)
 MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
 _TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
-SNAPSHOT_TIMEOUT_MS = 5_000
 
 
 @dataclass
@@ -70,7 +69,7 @@ async def intent(ctx: StepContext, op: str, spec: Locator, params: dict[str, Any
 
 async def _snapshot(ctx: StepContext) -> str | None:
     try:
-        return await ctx.page.locator("body").aria_snapshot(timeout=SNAPSHOT_TIMEOUT_MS)
+        return await ctx.page.locator("body").aria_snapshot(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
     except PWError:
         return None
 

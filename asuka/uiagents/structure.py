@@ -19,7 +19,7 @@ from typing import Any
 from playwright.async_api import Error as PWError
 
 from asuka.schema import Locator, is_regex
-from asuka.uiagents.locate import StepContext
+from asuka.uiagents.locate import StepContext, build_locator
 from asuka.uiagents.relax import regex_literal, score, words
 
 # roles whose name is usually a title shown inside them (a record among its like)
@@ -169,8 +169,6 @@ async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None
         return None
     loc = Locator(text=name, exact=True)
     try:
-        from asuka.uiagents.locate import build_locator
-
         found = build_locator(ctx.page, loc)
         n = await found.count()
         visible = [i for i in range(min(n, 5)) if await found.nth(i).is_visible()]
