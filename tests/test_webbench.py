@@ -8,6 +8,8 @@ the report."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,23 +37,87 @@ def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
     res = runner.invoke(app, ["import", "web-bench", str(FIXTURE), "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert "wb-tally: 3 evaluation tasks, 6 criteria" in res.output
+    assert "wb-notes: 2 evaluation tasks, 4 criteria (libraries: @web-bench/test-util)" in res.output
     (bt,), problems = load_bench(tmp_path, ["wb-tally"])
     assert problems == []
     task = bt.task
     assert [et.id for et in task.eval_tasks] == ["init", "task-1", "task-2"]
     assert bt.dag.edges == [("init", "task-1"), ("task-1", "task-2")]
-    assert task.eval_tasks[1].spec == "webbench/test/task-1.spec.js"
+    assert task.eval_tasks[1].spec == "webbench/project/test/task-1.spec.js"
     assert [(c.id, c.test) for c in task.eval_tasks[1].criteria] == [
         ("task-1.t0", "inc button"), ("task-1.t1", "click + twice")]
     assert task.initial == "initial" and task.origin == "web-bench:tally"
     assert (tmp_path / "tasks" / "wb-tally" / "initial" / "index.html").is_file()
     with pytest.raises(WebBenchError, match="no project nope"):
         import_webbench(FIXTURE, tmp_path, ["nope"])
-    bad = tmp_path / "bad"
+    # the project is carried whole (its helpers, configs), its app versions stay behind
+    carried = tmp_path / "tasks" / "wb-tally" / "webbench" / "project"
+    assert (carried / "playwright.config.js").is_file() and (carried / "test").is_dir()
+    assert not (carried / "src").exists() and not (carried / "src-init").exists()
+
+
+def test_every_project_is_imported_or_listed_with_its_reason(tmp_path) -> None:
+    """Both task formats; a folder that is no project, a project with bad tasks or a missing
+    workspace library is left out with its reason, never silently."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(FIXTURE, checkout)
+    projects = checkout / "projects"
+    (projects / "docs").mkdir()
+    (projects / "docs" / "readme.md").write_text("not a project\n")
+    bad = projects / "bad"
     bad.mkdir()
     (bad / "tasks.jsonl").write_text('{"id": "task-1"}\n')
-    with pytest.raises(WebBenchError, match=r"tasks.jsonl:1: a task needs an id and a descr"):
-        import_webbench(bad, tmp_path / "out")
+    orphan = projects / "orphan"
+    shutil.copytree(projects / "notes", orphan)
+    pkg = json.loads((orphan / "package.json").read_text())
+    pkg["devDependencies"]["@web-bench/shop-test-util"] = "workspace:*"
+    (orphan / "package.json").write_text(json.dumps(pkg))
+    out = import_webbench(checkout, tmp_path / "bench")
+    assert sorted(i.task_id for i in out.imported) == ["wb-notes", "wb-tally"]
+    reasons = {lo.project: lo.reason for lo in out.left_out}
+    assert set(reasons) == {"bad", "docs", "orphan"}
+    assert re.search(r"tasks.jsonl:1: a task needs an id and a description", reasons["bad"])
+    assert "no tasks.jsonl or tasks.yml" in reasons["docs"]
+    assert "workspace package @web-bench/shop-test-util is not in" in reasons["orphan"]
+    notes = tmp_path / "bench" / "tasks" / "wb-notes" / "webbench"
+    # workspace:* rewritten to the carried library's local path
+    deps = json.loads((notes / "project" / "package.json").read_text())["devDependencies"]
+    assert deps["@web-bench/test-util"] == "file:../libraries/test-util"
+    assert (notes / "libraries" / "test-util" / "src" / "index.js").is_file()
+    res = runner.invoke(app, ["import", "web-bench", str(checkout), "--out", str(tmp_path / "b2")])
+    assert res.exit_code == 0, res.output
+    assert "left out bad:" in res.output and "left out orphan:" in res.output
+    assert "imported 2 project(s), left out 3" in res.output
+
+
+NOTES_BROKEN = ("<!doctype html><title>Notes</title><ul id=\"notes\"></ul>"
+                "<button id=\"add\">Add</button><script>const l = document.getElementById("
+                "'notes'); document.getElementById('add').onclick = () => { const li = "
+                "document.createElement('li'); li.textContent = 'note ' + (l.children.length "
+                "+ 1); l.append(li) }</script>")
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(600)
+def test_a_tasks_yml_project_runs_its_specs_as_the_repository_lays_them_out(tmp_path) -> None:
+    """The specs of wb-notes require the workspace library by name and by relative path, a
+    helper beside them, an npm package of their own (tinycolor2, from the registry) and the
+    app's files as ../src: the reference passes all four tests; an app that keeps its script
+    inline and its newest note black fails task-2's two tests (the app's failures, no error)."""
+    bench = tmp_path / "bench"
+    assert runner.invoke(app, ["import", "web-bench", str(FIXTURE), "--out",
+                               str(bench)]).exit_code == 0
+    res = runner.invoke(app, ["eval", str(bench / "tasks" / "wb-notes" / "reference"), "--task",
+                              "wb-notes", "--bench", str(bench), "--out", str(tmp_path / "ev")])
+    assert res.exit_code == 0, res.output
+    assert "criteria passed 4/4, not found 0, errors 0" in " ".join(res.output.split())
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "index.html").write_text(NOTES_BROKEN)
+    res = runner.invoke(app, ["eval", str(broken), "--task", "wb-notes", "--bench", str(bench),
+                              "--out", str(tmp_path / "ev2")])
+    assert "criteria passed 2/4, not found 0, errors 0" in " ".join(res.output.split())
 
 
 PAGE = ("<!doctype html><title>Tally</title><h1 id=\"title\">Tally</h1><p id=\"count\">0</p>"

@@ -1,13 +1,22 @@
 """Web-Bench as a benchmark source (``asuka import web-bench PATH``): each project of a local
-checkout (``projects/<name>/`` with ``tasks.jsonl``, ``src-init/``, ``src/``, ``test/*.spec.js``)
-becomes one Asuka task whose evaluation tasks are the project's tasks in order (``init`` first
-when it has one), chained in its DAG, each decided by its own spec file's tests through
-Playwright Test (``EvalTask.spec``, ``Criterion.test``: one criterion per test).
+checkout (``projects/<name>/`` with ``tasks.jsonl`` or ``tasks.yml``, ``src-init/``, ``src/``,
+``test/*.spec.js``) becomes one Asuka task whose evaluation tasks are the project's tasks in
+order (``init`` first when it has one), chained in its DAG, each decided by its own spec file's
+tests through Playwright Test (``EvalTask.spec``, ``Criterion.test``: one criterion per test).
 
 The DAG's chain gates as Web-Bench's cumulative rule does: task k is judged only once tasks
 1..k-1 pass, each on its own tests. The project's ``src-init/`` is the workspace before round 1
-(``initial``), its ``src/`` the reference app, its package.json kept for WatchPoint's project
-class. Nothing is executed while importing."""
+(``initial``), its ``src/`` the reference app.
+
+The project is carried whole, as Web-Bench runs it (``tasks/wb-<name>/webbench/project/``: its
+``test/`` with the specs' helpers, its configs, scripts, types, mocks and assets; only
+``src/``, ``src-init/`` and installed modules stay behind), with the repository's workspace
+libraries it uses (``webbench/libraries/<folder>/``: ``@web-bench/test-util``, its shop
+sibling), whose ``workspace:*`` dependencies in the project's package.json are rewritten to
+those local paths. ``asuka.uiagents.playwright_test`` assembles the two around the app being
+judged, so ``require('@web-bench/test-util')``, ``../../../libraries/...`` and ``../src`` resolve
+as they do in the repository. A project that cannot be imported is listed with its reason,
+never dropped silently. Nothing is executed while importing."""
 
 from __future__ import annotations
 
@@ -21,9 +30,19 @@ import yaml
 
 from asuka.schema import ID_PATTERN
 
+# a string literal (kept) or a comment (dropped): a commented-out test is not a test
+_STRING_OR_COMMENT = re.compile(
+    r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|(//[^\n]*|/\*.*?\*/)""", re.S)
 TEST_CALL = re.compile(r"(?<![.\w])test\(\s*(['\"`])((?:\\.|(?!\1).)*?)\1", re.S)
 PREFIX = "wb-"
 MAX_SUMMARY = 300
+TASK_FILES = ("tasks.jsonl", "tasks.yml", "tasks.yaml")
+# what stays behind when a project is carried: the two app versions and anything installed
+LEFT_BEHIND = frozenset({"src", "src-init", "node_modules", "test-results", "playwright-report",
+                         ".git", "dist", ".next", ".nuxt", ".svelte-kit", ".angular"})
+PROJECT_DIR = "webbench/project"
+LIBRARIES_DIR = "webbench/libraries"
+WORKSPACE_RANGE = "workspace:"
 
 
 @dataclass
@@ -33,6 +52,19 @@ class Imported:
     eval_tasks: int
     criteria: int
     skipped: list[str] = field(default_factory=list)  # Web-Bench tasks without tests
+    libraries: list[str] = field(default_factory=list)  # workspace libraries carried
+
+
+@dataclass
+class LeftOut:
+    project: str
+    reason: str
+
+
+@dataclass
+class WebBenchImport:
+    imported: list[Imported] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
 
 
 class WebBenchError(ValueError):
@@ -40,43 +72,155 @@ class WebBenchError(ValueError):
 
 
 def titles_of(spec: Path) -> list[str]:
-    """The titles of a spec file's ``test(...)`` calls (not ``test.beforeEach`` and kin), in
-    order, each once."""
+    """The titles of a spec file's ``test(...)`` calls (not ``test.beforeEach`` and kin, not
+    those commented out), in order, each once."""
     seen: list[str] = []
-    for m in TEST_CALL.finditer(spec.read_text(encoding="utf-8")):
+    code = _STRING_OR_COMMENT.sub(lambda m: m.group(1) or "",
+                                  spec.read_text(encoding="utf-8"))
+    for m in TEST_CALL.finditer(code):
         title = m.group(2).replace(f"\\{m.group(1)}", m.group(1))
         if title not in seen:
             seen.append(title)
     return seen
 
 
+def task_file(project: Path) -> Path | None:
+    return next((project / n for n in TASK_FILES if (project / n).is_file()), None)
+
+
 def projects_of(source: Path) -> list[Path]:
-    """The project folders of a checkout (or ``source`` itself when it is one project)."""
+    """The project folders of a checkout (or ``source`` itself when it is one project): every
+    folder under ``projects/``, whether or not it can be imported (the import says why not)."""
     source = Path(source)
-    if (source / "tasks.jsonl").is_file():
+    if task_file(source) is not None:
         return [source]
     root = source / "projects" if (source / "projects").is_dir() else source
-    return sorted(p for p in root.iterdir() if (p / "tasks.jsonl").is_file())
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def checkout_root(project: Path) -> Path | None:
+    """The checkout a project belongs to (the folder holding ``projects/`` and
+    ``libraries/``), when there is one."""
+    parent = project.resolve().parent
+    if parent.name == "projects" and (parent.parent / "libraries").is_dir():
+        return parent.parent
+    return None
 
 
 def read_tasks(project: Path) -> list[dict]:
-    out = []
-    path = project / "tasks.jsonl"
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    """The project's tasks, from ``tasks.jsonl`` (one JSON object a line) or ``tasks.yml`` (a
+    YAML list), each with an id and a description."""
+    path = task_file(project)
+    if path is None:
+        raise WebBenchError(f"{project}: no {' or '.join(TASK_FILES)}")
+    text = path.read_text(encoding="utf-8")
+    rows: list[tuple[str, object]] = []
+    if path.suffix == ".jsonl":
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append((f"{path}:{n}", json.loads(line)))
+            except ValueError as exc:
+                raise WebBenchError(f"{path}:{n}: not JSON ({exc})") from None
+    else:
         try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise WebBenchError(f"{path}:{n}: not JSON ({exc})") from None
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise WebBenchError(f"{path}: not YAML ({exc})") from None
+        if not isinstance(data, list):
+            raise WebBenchError(f"{path}: expected a list of tasks, got "
+                                f"{type(data).__name__}")
+        rows = [(f"{path}: task {n}", row) for n, row in enumerate(data, 1)]
+    out = []
+    for where, row in rows:
         if not isinstance(row, dict) or not row.get("id") or not row.get("description"):
-            raise WebBenchError(f"{path}:{n}: a task needs an id and a description")
+            raise WebBenchError(f"{where}: a task needs an id and a description")
         if not re.match(ID_PATTERN, str(row["id"])):
-            raise WebBenchError(f"{path}:{n}: task id {row['id']!r} is not a valid id")
+            raise WebBenchError(f"{where}: task id {row['id']!r} is not a valid id")
         out.append(row)
     if not out:
         raise WebBenchError(f"{path}: no tasks")
     return out
+
+
+def _package(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise WebBenchError(f"{path}: not readable JSON ({exc})") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _dependencies(package: dict) -> dict[str, str]:
+    deps: dict[str, str] = {}
+    for key in ("dependencies", "devDependencies"):
+        if isinstance(package.get(key), dict):
+            deps.update({str(k): str(v) for k, v in package[key].items()})
+    return deps
+
+
+def workspace_libraries(project: Path) -> dict[str, Path]:
+    """package name -> library folder for every workspace package the project uses (and those
+    they use in turn), from the checkout's ``libraries/``."""
+    wanted = [n for n, v in _dependencies(_package(project / "package.json")).items()
+              if v.startswith(WORKSPACE_RANGE)] if (project / "package.json").is_file() else []
+    if not wanted:
+        return {}
+    root = checkout_root(project)
+    if root is None:
+        raise WebBenchError(f"{project}/package.json: uses the workspace packages "
+                            f"{', '.join(wanted)} but no libraries/ folder sits beside "
+                            f"projects/ (import from the repository's checkout)")
+    available = {}
+    for lib in sorted((root / "libraries").iterdir()):
+        if (lib / "package.json").is_file():
+            available[str(_package(lib / "package.json").get("name", lib.name))] = lib
+    found: dict[str, Path] = {}
+    while wanted:
+        name = wanted.pop()
+        if name in found:
+            continue
+        if name not in available:
+            raise WebBenchError(f"{project}/package.json: workspace package {name} is not in "
+                                f"{root / 'libraries'}")
+        found[name] = available[name]
+        wanted += [n for n, v in _dependencies(_package(available[name] / "package.json")).items()
+                   if v.startswith(WORKSPACE_RANGE)]
+    return found
+
+
+def _ignore(_dir: str, names: list[str]) -> set[str]:
+    return {n for n in names if n in LEFT_BEHIND}
+
+
+def _ignore_modules(_dir: str, names: list[str]) -> set[str]:
+    return {n for n in names if n == "node_modules"}
+
+
+def _local_ranges(package: dict, libraries: dict[str, Path], prefix: str) -> dict:
+    """``workspace:*`` ranges rewritten to the carried libraries' local paths."""
+    for key in ("dependencies", "devDependencies"):
+        deps = package.get(key)
+        if isinstance(deps, dict):
+            for name, version in list(deps.items()):
+                if str(version).startswith(WORKSPACE_RANGE) and name in libraries:
+                    deps[name] = f"file:{prefix}{libraries[name].name}"
+    return package
+
+
+def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
+    """Copy the project (all but the app versions) and its libraries into the task folder."""
+    target = folder / PROJECT_DIR
+    shutil.copytree(project, target, ignore=_ignore, symlinks=True)
+    if (target / "package.json").is_file() and libraries:
+        pkg = _local_ranges(_package(target / "package.json"), libraries, "../libraries/")
+        (target / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
+    for lib in libraries.values():
+        dest = folder / LIBRARIES_DIR / lib.name
+        shutil.copytree(lib, dest, ignore=_ignore_modules, symlinks=True)
+        pkg = _local_ranges(_package(dest / "package.json"), libraries, "../")
+        (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
 
 
 def import_project(project: Path, bench: Path) -> Imported:
@@ -84,10 +228,7 @@ def import_project(project: Path, bench: Path) -> Imported:
     name = re.sub(r"[^A-Za-z0-9_.\-]", "-", project.name)
     task_id = PREFIX + name
     rows = read_tasks(project)
-    folder = Path(bench) / "tasks" / task_id
-    if folder.exists():
-        shutil.rmtree(folder)
-    (folder / "webbench" / "test").mkdir(parents=True)
+    libraries = workspace_libraries(project)
     eval_tasks, skipped = [], []
     for row in rows:
         tid = str(row["id"])
@@ -96,24 +237,27 @@ def import_project(project: Path, bench: Path) -> Imported:
         if not titles:
             skipped.append(tid)
             continue
-        shutil.copy2(spec, folder / "webbench" / "test" / spec.name)
         description = " ".join(str(row["description"]).split())
         eval_tasks.append({
             "id": tid, "summary": description[:MAX_SUMMARY],
             "type": "presence" if tid == "init" else "functionality", "weight": 1,
-            "spec": f"webbench/test/{spec.name}",
+            "spec": f"{PROJECT_DIR}/test/{spec.name}",
             "criteria": [{"id": f"{tid}.t{i}", "text": title, "test": title}
                          for i, title in enumerate(titles)]})
     if not eval_tasks:
         raise WebBenchError(f"{project}: no task has a spec with tests under test/")
-    if (project / "package.json").is_file():
-        shutil.copy2(project / "package.json", folder / "webbench" / "package.json")
+    folder = Path(bench) / "tasks" / task_id
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    carry(project, folder, libraries)
     initial = project / "src-init"
     if initial.is_dir():
-        shutil.copytree(initial, folder / "initial")
+        shutil.copytree(initial, folder / "initial", ignore=_ignore_modules, symlinks=True)
     if (project / "src").is_dir():
-        shutil.copytree(project / "src", folder / "reference")
-    steps = "\n".join(f"{i}. {r['description'].strip()}" for i, r in enumerate(rows, 1))
+        shutil.copytree(project / "src", folder / "reference", ignore=_ignore_modules,
+                        symlinks=True)
+    steps = "\n".join(f"{i}. {str(r['description']).strip()}" for i, r in enumerate(rows, 1))
     task = {
         "id": task_id, "title": f"Web-Bench: {project.name}", "category": "utility",
         "query": f"Build this project step by step:\n{steps}",
@@ -135,7 +279,7 @@ def import_project(project: Path, bench: Path) -> Imported:
         ext = "md" if sub == "prds" else "yaml"
         (Path(bench) / sub / f"{task_id}.{ext}").write_text(text, encoding="utf-8")
     return Imported(task_id, project.name, len(eval_tasks),
-                    sum(len(e["criteria"]) for e in eval_tasks), skipped)
+                    sum(len(e["criteria"]) for e in eval_tasks), skipped, sorted(libraries))
 
 
 def _prd(name: str, rows: list[dict]) -> str:
@@ -147,8 +291,9 @@ def _prd(name: str, rows: list[dict]) -> str:
 
 
 def import_webbench(source: Path, bench: Path, names: list[str] | None = None
-                    ) -> list[Imported]:
-    """Import every project of ``source`` (or those ``names``) into the benchmark ``bench``."""
+                    ) -> WebBenchImport:
+    """Import every project of ``source`` (or those ``names``) into the benchmark ``bench``;
+    each project that cannot be imported is left out with its reason."""
     projects = projects_of(Path(source))
     if names:
         unknown = sorted(set(names) - {p.name for p in projects})
@@ -156,5 +301,16 @@ def import_webbench(source: Path, bench: Path, names: list[str] | None = None
             raise WebBenchError(f"no project {', '.join(unknown)} in {source}")
         projects = [p for p in projects if p.name in names]
     if not projects:
-        raise WebBenchError(f"no Web-Bench project (a folder with tasks.jsonl) in {source}")
-    return [import_project(p, Path(bench)) for p in projects]
+        raise WebBenchError(f"no Web-Bench project (a folder with {' or '.join(TASK_FILES)}) "
+                            f"in {source}")
+    out = WebBenchImport()
+    for p in projects:
+        if task_file(p) is None:
+            out.left_out.append(LeftOut(p.name, f"no {' or '.join(TASK_FILES)} (not a "
+                                                f"benchmark project)"))
+            continue
+        try:
+            out.imported.append(import_project(p, Path(bench)))
+        except (WebBenchError, OSError, UnicodeDecodeError) as exc:
+            out.left_out.append(LeftOut(p.name, str(exc)))
+    return out

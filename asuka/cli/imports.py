@@ -27,18 +27,25 @@ def web_bench(
     from asuka.benchmark.webbench import WebBenchError, import_webbench
 
     try:
-        done = import_webbench(source, out, project)
+        result = import_webbench(source, out, project)
     except (WebBenchError, OSError) as exc:
         err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    _, problems = load_bench(out, [d.task_id for d in done])
+    done = result.imported
+    _, problems = load_bench(out, [d.task_id for d in done]) if done else ([], [])
     for d in done:
         note = f" (no tests, left out: {', '.join(d.skipped)})" if d.skipped else ""
+        libs = f" (libraries: {', '.join(d.libraries)})" if d.libraries else ""
         console.print(f"{d.task_id}: {d.eval_tasks} evaluation tasks, {d.criteria} criteria"
-                      f"{note}", highlight=False)
+                      f"{note}{libs}", highlight=False)
+    for left in result.left_out:
+        err.print(f"[yellow]left out[/yellow] {left.project}: {left.reason}", highlight=False,
+                  soft_wrap=True)
     for p in problems:
         err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
-    if problems:
+    console.print(f"imported {len(done)} project(s), left out {len(result.left_out)}",
+                  highlight=False)
+    if problems or not done or (project and result.left_out):
         raise typer.Exit(1)
     console.print(f"benchmark: {out}  (asuka run --bench {out} --task <id>)", highlight=False)
 

@@ -103,12 +103,17 @@ def artifact_hash(workspace: Path) -> str:
 
 async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgent,
                           settings: EvalSettings, evidence_dir: Path | None = None,
-                          artifact: str | None = None) -> tuple[RoundEvaluation, list[Usage]]:
+                          artifact: str | None = None, source: Path | None = None
+                          ) -> tuple[RoundEvaluation, list[Usage]]:
     """Run the protocol against an app already served at ``base_url`` (``artifact``: its
-    content hash, when known; see ``artifact_hash``)."""
+    content hash, when known; see ``artifact_hash``; ``source``: the folder it was deployed
+    from, for the sessions that read it, e.g. a Web-Bench spec's ``../src``)."""
     data_dir = Path(bench_task.root) / "data"
     session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir,
                                   artifact=artifact)
+    for s in (session, getattr(session, "scripted", None)):
+        if source is not None and hasattr(s, "source"):
+            s.source = source
     try:
         probe = getattr(session, "operability", None)  # UI agents with a browser of their own
         operability = await probe() if probe is not None else None
@@ -152,7 +157,8 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
                                timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
-                                          evidence_dir, artifact=artifact)
+                                          evidence_dir, artifact=artifact,
+                                          source=Path(workspace))
         if ev.operability is not None and ev.operability.ok is False:  # B = 0
             ev.source = inspect_sources(bench_task, Path(workspace))
         # on the same artifact, still served: the build and code engineers read records and

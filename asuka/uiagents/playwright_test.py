@@ -4,7 +4,12 @@ the system Chromium) against the served app, and each criterion that names a tes
 test's outcome.
 
 The spec is the benchmark's, so it runs as the harness (not sandboxed), on a configuration of
-ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter. A failing test's
+ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, Web-Bench's
+production timeouts (``IS_EVAL_PRODUCTION``: 30 s a test, 5 s an expectation). A spec of an
+imported project runs inside the project as the repository lays it out (``assemble``): its
+``test/`` with its helpers, its other files, the workspace libraries beside ``projects/``, the
+app being judged as its ``src/`` (``EVAL_PROJECT_ROOT``), and the npm packages its tests
+require, installed once per set from the registry (``asuka.deploy.node_packages``). A failing test's
 error is filtered as WatchPoint filters Playwright output (ANSI stripped, framework stack frames
 dropped, repeated lines once, a cap); a spec that does not load, or a test the report does not
 list, is the harness's error, never the app's failure."""
@@ -13,24 +18,28 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package
+from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
 from asuka.probes._sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium
 
 BACKEND = "playwright-test"
-TEST_TIMEOUT_MS = 30_000
+TEST_TIMEOUT_MS = 30_000    # Web-Bench's playwright.config under IS_EVAL_PRODUCTION
+EXPECT_TIMEOUT_MS = 5_000
 RUN_TIMEOUT_S = 300
 ERROR_CHARS = 600
 
 CONFIG = """module.exports = {
   testDir: %(dir)s, testMatch: [%(match)s], timeout: %(timeout)d, workers: 1, retries: 0,
+  expect: { timeout: %(expect)d },
   outputDir: %(out)s, reporter: [['json', { outputFile: %(report)s }]],
   use: { baseURL: %(url)s, headless: true,
          launchOptions: { executablePath: %(chromium)s, args: %(args)s } },
@@ -57,25 +66,171 @@ def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return out
 
 
-async def run_spec(eval_task: EvalTask, spec: Path, base_url: str) -> EvalTaskResult:
-    """Run ``spec`` against ``base_url``; one verdict per criterion that names a test."""
+IMPORTED = re.compile(r"""(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)"""
+                      r"""|\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]""", re.M)
+SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
+HARNESS_PACKAGES = frozenset({"@playwright/test", "playwright", "playwright-core"})
+PROJECT_LEFT_OUT = frozenset({"src", "node_modules"})
+
+
+def package_of(specifier: str) -> str | None:
+    """The npm package a bare import specifier names (None: relative, absolute, builtin)."""
+    if specifier.startswith((".", "/", "node:")) or not specifier:
+        return None
+    parts = specifier.split("/")
+    name = "/".join(parts[:2]) if specifier.startswith("@") else parts[0]
+    return None if name in _builtins() else name
+
+
+_BUILTINS: frozenset[str] | None = None
+
+
+def _builtins() -> frozenset[str]:
+    global _BUILTINS
+    if _BUILTINS is None:
+        import subprocess
+
+        try:
+            out = subprocess.run([shutil.which("node") or "node", "-p",
+                                  "require('module').builtinModules.join(' ')"],
+                                 capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        _BUILTINS = frozenset(out.split()) or frozenset(
+            {"fs", "path", "os", "util", "url", "child_process", "crypto", "events",
+             "assert", "http", "https", "stream", "timers", "constants", "buffer"})
+    return _BUILTINS
+
+
+def _package(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _ranges(package: dict[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key in ("dependencies", "devDependencies"):
+        if isinstance(package.get(key), dict):
+            out.update({str(k): str(v) for k, v in package[key].items()})
+    return out
+
+
+def libraries_of(project: Path) -> dict[str, Path]:
+    """package name -> folder of the workspace libraries carried beside an imported project."""
+    root = project.parent / "libraries"
+    if not root.is_dir():
+        return {}
+    return {str(_package(lib / "package.json").get("name", lib.name)): lib
+            for lib in sorted(root.iterdir()) if (lib / "package.json").is_file()}
+
+
+def spec_packages(project: Path) -> list[str]:
+    """``name@range`` of every npm package the project's tests import (not the harness's own
+    Playwright, the workspace libraries or Node's builtins), ranges from its package.json."""
+    libraries = libraries_of(project)
+    ranges = _ranges(_package(project / "package.json"))
+    for lib in libraries.values():
+        ranges = {**_ranges(_package(lib / "package.json")), **ranges}
+    found: set[str] = set()
+    roots = [project / "test", *libraries.values()]
+    for root in roots:
+        for path in root.rglob("*") if root.is_dir() else []:
+            if path.suffix not in SOURCE_SUFFIXES or "node_modules" in path.parts:
+                continue
+            for m in IMPORTED.finditer(path.read_text(encoding="utf-8", errors="replace")):
+                name = package_of(next(g for g in m.groups() if g))
+                if name and name not in HARNESS_PACKAGES and name not in libraries:
+                    found.add(name)
+    out = []
+    for name in sorted(found):
+        version = ranges.get(name, "latest")
+        out.append(f"{name}@{'latest' if version.startswith(('workspace:', 'file:')) else version}")
+    return out
+
+
+def _link_all(modules: Path, into: Path) -> None:
+    """Symlink every package of ``modules`` into the ``node_modules`` folder ``into``."""
+    if not modules.is_dir():
+        return
+    for entry in modules.iterdir():
+        if entry.name.startswith("."):
+            continue
+        if entry.name.startswith("@"):
+            for pkg in entry.iterdir():
+                dest = into / entry.name / pkg.name
+                if not dest.exists():
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.symlink_to(pkg)
+        elif not (into / entry.name).exists():
+            (into / entry.name).symlink_to(entry)
+
+
+def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]) -> Path:
+    """The test folder to run ``spec`` from. For an imported project
+    (``<project>/test/<spec>``): ``scratch/run/projects/<name>/``, a copy of the project (files
+    are copied, not linked: an ES module resolves its imports from its real path), with a copy
+    of the app being judged as its ``src``, the libraries as ``scratch/run/libraries`` and the packages
+    (Playwright, the libraries by name, the tests' dependencies) in ``scratch/run/node_modules``,
+    so CommonJS and ES modules resolve alike."""
+    project = spec.parent.parent
+    if spec.parent.name != "test" or not (project / "package.json").is_file():
+        return spec.parent
+    run = scratch / "run"
+    home = run / "projects" / project.name
+    top = str(project)
+    shutil.copytree(project, home, symlinks=True, ignore=lambda d, names: [
+        n for n in names if n in PROJECT_LEFT_OUT and (d == top or n == "node_modules")])
+    if source is not None:  # a copy too: what src/ imports from ../ is the project's
+        shutil.copytree(source, home / "src", symlinks=True,
+                        ignore=lambda _d, names: [n for n in names if n == "node_modules"])
+    node_modules = run / "node_modules"
+    node_modules.mkdir()
+    libraries = libraries_of(project)
+    if libraries:
+        shutil.copytree(project.parent / "libraries", run / "libraries", symlinks=True)
+        for name, lib in libraries.items():
+            dest = node_modules / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.symlink_to(run / "libraries" / lib.name)
+    for m in modules:
+        _link_all(m, node_modules)
+    return home / "test"
+
+
+async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
+                   source: Path | None = None) -> EvalTaskResult:
+    """Run ``spec`` against ``base_url``; one verdict per criterion that names a test.
+    ``source``: the folder of the app being judged (an imported project's ``src/``)."""
     t0 = time.monotonic()
-    modules = await asyncio.to_thread(ensure_package, "@playwright/test", PLAYWRIGHT_CORE)
+    modules = [await asyncio.to_thread(ensure_package, "@playwright/test", PLAYWRIGHT_CORE)]
+    project = spec.parent.parent
+    wanted = spec_packages(project) if spec.parent.name == "test" else []
+    if wanted:
+        modules.append(await asyncio.to_thread(ensure_packages, wanted))
     scratch = Path(tempfile.mkdtemp(prefix="asuka-pwtest-"))
     try:
+        test_dir = assemble(spec, scratch, source, modules)
         report_path = scratch / "report.json"
         config = scratch / "playwright.config.cjs"
         config.write_text(CONFIG % {
-            "dir": json.dumps(str(spec.parent)), "match": json.dumps(spec.name),
-            "timeout": TEST_TIMEOUT_MS, "out": json.dumps(str(scratch / "out")),
+            "dir": json.dumps(str(test_dir)), "match": json.dumps(spec.name),
+            "timeout": TEST_TIMEOUT_MS, "expect": EXPECT_TIMEOUT_MS,
+            "out": json.dumps(str(scratch / "out")),
             "report": json.dumps(str(report_path)), "url": json.dumps(base_url),
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
-        cli = modules / "@playwright" / "test" / "cli.js"
-        env = {"PATH": "/usr/bin:/bin", "NODE_PATH": str(modules), "HOME": str(scratch),
-               "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1"}
+        cli = modules[0] / "@playwright" / "test" / "cli.js"
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(scratch),
+               "NODE_PATH": os.pathsep.join([str(scratch / "run" / "node_modules"),
+                                             *map(str, modules)]),
+               "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1", "IS_EVAL_PRODUCTION": "1"}
+        if source is not None:
+            env["EVAL_PROJECT_ROOT"] = str(test_dir.parent / "src")
         proc = await asyncio.create_subprocess_exec(
             shutil.which("node") or "node", str(cli), "test", "--config", str(config),
-            cwd=scratch, env=env, stdout=asyncio.subprocess.PIPE,
+            cwd=test_dir.parent, env=env, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT, start_new_session=True)
         try:
             output, _ = await asyncio.wait_for(proc.communicate(), RUN_TIMEOUT_S)

@@ -192,6 +192,9 @@ class ScriptedSession:
         self.base_url = base_url
         self.evidence_dir = evidence_dir
         self.data_dir = data_dir
+        # the folder of the app being judged, when the caller deployed it from one (a
+        # Web-Bench spec reads the project's src/ beside its tests)
+        self.source: Path | None = None
         self._pw = pw
         self._browser = browser
         self._lock = asyncio.Lock()
@@ -241,7 +244,7 @@ class ScriptedSession:
             from asuka.uiagents.playwright_test import run_spec
 
             return await run_spec(eval_task, self.data_dir.parent / eval_task.spec,
-                                  self.base_url)
+                                  self.base_url, source=self.source)
         t0 = time.monotonic()
         ev = PageEvidence()
         verdicts: list[Verdict] = []

@@ -1,0 +1,88 @@
+"""The Web-Bench import proven on the real repository (issue #33): import every project of a
+checkout, deploy each project's reference (its ``src/``) as ``asuka eval`` would, run all its
+tasks' specs (``--protocol full``) and print per project: imported or why not, deploy, spec tests
+passed / total, errors (the harness's, never the app's), wall time.
+
+    .venv/bin/python benchmarks/webbench_references.py PATH [--project NAME ...] [--bench DIR]
+        [--json OUT] [--concurrency N]
+
+PATH is a checkout of the public Web-Bench repository (``fetch github:bytedance/web-bench``,
+then ``git clone`` the mirror); nothing of it is committed. Needs Chromium and the npm
+registry (the specs' Playwright and their test dependencies are installed once, cached)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from asuka import uiagents
+from asuka.benchmark.loading import load_bench
+from asuka.benchmark.webbench import import_webbench
+from asuka.deploy import Deployer
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
+
+
+async def prove(bench: Path, task_id: str, concurrency: int) -> dict:
+    (bt,), problems = load_bench(bench, [task_id])
+    if problems:
+        return {"deploy": "-", "passed": 0, "total": 0, "errors": 0,
+                "note": "; ".join(map(str, problems))[:200]}
+    with tempfile.TemporaryDirectory(prefix="asuka-wbref-") as tmp:
+        ws = Path(tmp) / "workspace"
+        shutil.copytree(Path(bt.root) / "reference", ws, symlinks=True)
+        outcome = await evaluate_workspace(bt, ws, uiagents.get("scripted"), Deployer(),
+                                           EvalSettings("full", 0.5, concurrency, 1))
+    verdicts = [v for r in outcome.evaluation.results.values() for v in r.verdicts]
+    errors = [v for v in verdicts if v.status == "error"]
+    failed = [v for v in verdicts if v.status not in ("pass", "error")]
+    return {"deploy": "ok" if outcome.deploy.ok else f"failed: {outcome.deploy.error}"[:120],
+            "passed": sum(v.status == "pass" for v in verdicts), "total": len(verdicts),
+            "errors": len(errors),
+            "note": (errors[0].reason if errors else failed[0].reason if failed else "")[:200]}
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source", type=Path)
+    ap.add_argument("--project", action="append", default=None)
+    ap.add_argument("--bench", type=Path, help="import into this folder (default: a temporary one)")
+    ap.add_argument("--json", type=Path, help="also write the rows as JSON")
+    ap.add_argument("--concurrency", type=int, default=2,
+                    help="evaluation tasks (spec runs, each with its browser) at once")
+    args = ap.parse_args()
+    bench = args.bench or Path(tempfile.mkdtemp(prefix="asuka-wbbench-"))
+    result = import_webbench(args.source, bench, args.project)
+    rows = [{"project": lo.project, "imported": f"no: {lo.reason}"[:200], "deploy": "-",
+             "passed": 0, "total": 0, "errors": 0, "seconds": 0, "note": ""}
+            for lo in result.left_out]
+    print(f"{'project':<22} {'deploy':<10} {'passed':>12} {'errors':>6} {'s':>5}  note",
+          flush=True)
+    for imp in result.imported:
+        t0 = time.monotonic()
+        try:
+            row = await prove(bench, imp.task_id, args.concurrency)
+        except Exception as exc:  # noqa: BLE001 - one project's failure is its row
+            row = {"deploy": "-", "passed": 0, "total": imp.criteria, "errors": imp.criteria,
+                   "note": f"harness error: {type(exc).__name__}: {exc}"[:200]}
+        row = {"project": imp.project, "imported": "yes", **row,
+               "seconds": round(time.monotonic() - t0)}
+        rows.append(row)
+        share = f"{row['passed']}/{row['total']}"
+        print(f"{imp.project:<22} {row['deploy'][:10]:<10} {share:>12} {row['errors']:>6} "
+              f"{row['seconds']:>5}  {row['note'][:110]}", flush=True)
+    for lo in result.left_out:
+        print(f"{lo.project:<22} not imported: {lo.reason}")
+    good = [r for r in rows if r["total"] and r["passed"] >= 0.98 * r["total"]]
+    print(f"\n{len(result.imported)} imported, {len(result.left_out)} left out; references "
+          f"passing >= 98 % of their tests: {len(good)}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
