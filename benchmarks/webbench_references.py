@@ -38,10 +38,11 @@ async def prove(bench: Path, task_id: str, concurrency: int) -> dict:
         outcome = await evaluate_workspace(bt, ws, uiagents.get("scripted"), Deployer(),
                                            EvalSettings("full", 0.5, concurrency, 1))
     verdicts = [v for r in outcome.evaluation.results.values() for v in r.verdicts]
+    total = sum(len(et.criteria) for et in bt.task.eval_tasks)
     errors = [v for v in verdicts if v.status == "error"]
     failed = [v for v in verdicts if v.status not in ("pass", "error")]
     return {"deploy": "ok" if outcome.deploy.ok else f"failed: {outcome.deploy.error}"[:120],
-            "passed": sum(v.status == "pass" for v in verdicts), "total": len(verdicts),
+            "passed": sum(v.status == "pass" for v in verdicts), "total": total,
             "errors": len(errors),
             "note": (errors[0].reason if errors else failed[0].reason if failed else "")[:200]}
 
