@@ -111,6 +111,15 @@ CHECKS = {
                 {"turn_on": {"name": "Dark mode", "role": "switch"}},
                 {"expect_attr": {"css": "#dark", "attr": "aria-pressed", "value": "true"}}],
                "pass", "scripted"),
+    # a scoped intent stays in its scope (the unnamed form under the heading "New post"),
+    # never the toolbar's "Filter by kind" outside it
+    "scoped": ([{"choose": {"label": "Kind", "exact": True, "option": "Request",
+                            "within": {"role": "form", "name": "New post"}}},
+                {"set": {"label": "Title", "value": "Borrow a ladder",
+                         "within": {"role": "form", "name": "New post"}}},
+                {"eval": "document.querySelector('input[value=Request]').checked"},
+                {"expect_value": {"css": "#post-title", "value": "Borrow a ladder"}},
+                {"expect_value": {"css": "#filter", "value": "All"}}], "pass", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

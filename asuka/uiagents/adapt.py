@@ -17,7 +17,10 @@ intent is carried out on what is:
   when its state differs.
 
 Each returns a short note of what it did (kept in the verdict's evidence) or raises
-``NotAdapted`` with why not; ambiguity is never resolved by guessing.
+``NotAdapted`` with why not; ambiguity is never resolved by guessing. A step's scope
+(``within``: the New post form) bounds the search when the page has it, as written or as the
+form under a heading like its name, or the page's only form: a field of that name elsewhere
+(the toolbar's "Filter by kind" for the form's Kind) is never taken instead.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from playwright.async_api import Error as PWError
 from playwright.async_api import Locator as PWLocator
 
 from asuka.schema import Locator
+from asuka.uiagents import structure
 from asuka.uiagents.locate import StepContext, as_text, build_locator
 from asuka.uiagents.relax import (
     LABELLED_ROLES,
@@ -65,20 +69,49 @@ def _field_name(spec: Locator) -> str | None:
     return None
 
 
-async def _snapshot(ctx: StepContext) -> str:
+async def _snapshot(ctx: StepContext, root: Any = None) -> str:
     try:
-        return await ctx.page.locator("body").aria_snapshot(timeout=SNAPSHOT_TIMEOUT_MS)
+        where = root if root is not None else ctx.page.locator("body")
+        return await where.aria_snapshot(timeout=SNAPSHOT_TIMEOUT_MS)
     except PWError as exc:
         raise NotAdapted(f"could not read the page: {exc.message}") from None
+
+
+async def _one(loc: PWLocator) -> PWLocator | None:
+    try:
+        return loc.first if await loc.count() == 1 else None
+    except PWError:
+        return None
+
+
+async def _scope(ctx: StepContext, spec: Locator) -> Any:
+    """Where to look for the field: the step's scope when the page has it (as written, a form
+    under a heading like its name, the page's only visible form), else the page (None)."""
+    if spec.within is None:
+        return None
+    scope = await _one(build_locator(ctx.page, spec.within))
+    if scope is None and spec.within.role == "form":
+        hit = await structure.form_by_heading(ctx, spec.within)
+        scope = await _one(build_locator(ctx.page, hit[0])) if hit is not None else None
+        if scope is None:
+            try:
+                forms = ctx.page.locator("form")
+                shown = [i for i in range(min(await forms.count(), 10))
+                         if await forms.nth(i).is_visible()]
+            except PWError:
+                shown = []
+            scope = forms.nth(shown[0]) if len(shown) == 1 else None
+    return scope
 
 
 async def _kind(target: PWLocator, ms: float) -> dict[str, Any]:
     return await target.evaluate(_KIND_JS, timeout=ms)
 
 
-async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozenset[str]
-                   ) -> PWLocator | None:
-    """The element ``spec`` names: as written, else the unique best relaxed candidate."""
+async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozenset[str],
+                   root: Any = None) -> PWLocator | None:
+    """The element ``spec`` names: as written, else the unique best relaxed candidate of
+    ``snapshot`` (taken of ``root``, the step's scope, or of the page)."""
     loc = build_locator(ctx.page, spec)
     if await loc.count():
         return loc.first if spec.nth is None else loc
@@ -88,7 +121,8 @@ async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozen
     hit = best(parse_snapshot(snapshot), name_words(name), roles, spec.role, presence=False)
     if hit is None:
         return None
-    found = ctx.page.get_by_role(hit.role, name=hit.name, exact=True)  # type: ignore[arg-type]
+    found = (root if root is not None else ctx.page).get_by_role(
+        hit.role, name=hit.name, exact=True)  # type: ignore[arg-type]
     return found.first if await found.count() else None
 
 
@@ -143,8 +177,9 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
     """Set the field ``spec`` names to ``value`` on whatever widget the page has."""
     text = as_text(value)
     ms = ctx.action_timeout_s * 1000
-    snapshot = await _snapshot(ctx)
-    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES)
+    root = await _scope(ctx, spec)
+    snapshot = await _snapshot(ctx, root)
+    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES, root)
     if target is not None:
         try:
             return await _fill_control(target, text, ms)
@@ -154,11 +189,11 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
     m = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", text)
     if m is None:
         raise NotAdapted("no such field on the page")
-    return await _month_year(ctx, spec, snapshot, int(m.group(1)), int(m.group(2)), ms)
+    return await _month_year(ctx, spec, snapshot, int(m.group(1)), int(m.group(2)), ms, root)
 
 
 async def _month_year(ctx: StepContext, spec: Locator, snapshot: str, year: int, month: int,
-                      ms: float) -> str:
+                      ms: float, root: Any = None) -> str:
     """A year-month value on a pair of controls named Month and Year."""
     name = _field_name(spec) or ""
     field = {w for alt in name_words(name) for w in alt} - {"month", "date", "year"}
@@ -174,8 +209,9 @@ async def _month_year(ctx: StepContext, spec: Locator, snapshot: str, year: int,
         return cands[0]
 
     mnode, ynode = pick("month"), pick("year")
-    mloc = ctx.page.get_by_role(mnode.role, name=mnode.name, exact=True).first  # type: ignore
-    yloc = ctx.page.get_by_role(ynode.role, name=ynode.name, exact=True).first  # type: ignore
+    where = root if root is not None else ctx.page
+    mloc = where.get_by_role(mnode.role, name=mnode.name, exact=True).first  # type: ignore
+    yloc = where.get_by_role(ynode.role, name=ynode.name, exact=True).first  # type: ignore
     kind = await _kind(mloc, ms)
     if kind["tag"] == "select":
         i = next((j for f in _month_forms(month)
@@ -197,14 +233,16 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
         raise NotAdapted("several options at once need a dropdown")
     text = as_text(wanted)
     ms = ctx.action_timeout_s * 1000
-    snapshot = await _snapshot(ctx)
-    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES | {"radiogroup", "group"})
+    root = await _scope(ctx, spec)
+    snapshot = await _snapshot(ctx, root)
+    target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES | {"radiogroup", "group"}, root)
     if target is not None:
         kind = await _kind(target, ms)
         if kind["tag"] == "select":
             return await _fill_control(target, text, ms)
         if kind["role"] in ("combobox", "listbox") or kind["tag"] == "button":
             await target.click(timeout=ms)
+            root = None  # a custom listbox may open anywhere on the page
             snapshot = await _snapshot(ctx)
     # the option's controls, preferring those inside a group named like the field
     nodes = parse_snapshot(snapshot)
@@ -226,7 +264,8 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
     hit = best(pool, name_words(text), CHOICE_ROLES, None, presence=True)
     if hit is None:
         raise NotAdapted(f"no single control offers {text!r}")
-    loc = ctx.page.get_by_role(hit.role, name=hit.name, exact=True).first  # type: ignore
+    loc = (root if root is not None else ctx.page).get_by_role(
+        hit.role, name=hit.name, exact=True).first  # type: ignore
     if hit.role in ("radio", "checkbox", "switch", "menuitemradio"):
         await loc.check(timeout=ms)
     else:
@@ -237,9 +276,10 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
 async def turn(ctx: StepContext, spec: Locator, on: bool) -> str:
     """Turn the named option on or off: a checkbox, a switch or a toggle button."""
     ms = ctx.action_timeout_s * 1000
-    snapshot = await _snapshot(ctx)
+    root = await _scope(ctx, spec)
+    snapshot = await _snapshot(ctx, root)
     target = await _resolve(ctx, spec, snapshot,
-                            frozenset({"checkbox", "switch", "menuitemcheckbox", "button"}))
+                            frozenset({"checkbox", "switch", "menuitemcheckbox", "button"}), root)
     if target is None:
         raise NotAdapted("no such option on the page")
     kind = await _kind(target, ms)
