@@ -120,6 +120,14 @@ CHECKS = {
                 {"eval": "document.querySelector('input[value=Request]').checked"},
                 {"expect_value": {"css": "#post-title", "value": "Borrow a ladder"}},
                 {"expect_value": {"css": "#filter", "value": "All"}}], "pass", "scripted"),
+    # an unnamed list under its heading; a heading nobody shows is no list
+    "titled": ([{"expect_count": {"role": "listitem", "count": 2,
+                                  "within": {"role": "list", "name": "Upcoming events"}}},
+                {"expect_text": {"role": "list", "name": "Upcoming events", "value": "Plant swap"}}],
+               "pass", "relaxed"),
+    "untitled": ([{"expect_count": {"role": "listitem", "count": 1,
+                                    "within": {"role": "list", "name": "Coming up"}}}],
+                 "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -105,8 +105,9 @@ async def _lone_form(ctx: StepContext, scope: Locator) -> Relaxed | None:
 
 
 async def _structural(ctx: StepContext, spec: Locator, *, action: bool) -> Relaxed | None:
-    """A record by the name it shows, a form by its heading, a control by its exact text."""
-    for finder in (structure.record, structure.form_by_heading):
+    """A record by the name it shows, a form (a list, a table, a section) by its heading, a
+    control by its exact text."""
+    for finder in (structure.record, structure.form_by_heading, structure.titled):
         hit = await finder(ctx, spec)
         if hit is not None:
             return Relaxed(*hit)

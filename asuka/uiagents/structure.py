@@ -84,6 +84,42 @@ _FORMS_JS = """() => {
   }).filter(Boolean);
 }"""
 
+# The one container of a kind (a list, a table, a section) that a visible heading saying the
+# name titles: the first such element after the heading inside the heading's parent, or, for a
+# section, the heading's parent itself when it holds more than the heading.
+_TITLED_JS = """([name, kind, mark]) => {
+  const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase()
+    .replace(/[^\\p{L}\\p{N} ]/gu, '').trim();
+  const want = norm(name);
+  if (!want) return 0;
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const sel = {list: 'ul,ol,[role=list]', table: 'table,[role=table],[role=grid]',
+               grid: 'table,[role=table],[role=grid]'}[kind];
+  const heads = Array.from(document.querySelectorAll(
+    'h1,h2,h3,h4,h5,h6,[role=heading],caption,legend,summary')).filter(h =>
+    visible(h) && norm(h.innerText) === want);
+  const out = new Set();
+  for (const h of heads.slice(0, 10)) {
+    if (h.tagName === 'CAPTION' && sel && h.parentElement.matches(sel)) {
+      out.add(h.parentElement); continue; }
+    const parent = h.parentElement;
+    if (!parent) continue;
+    if (sel) {
+      const after = Array.from(parent.querySelectorAll(sel)).filter(el => visible(el) &&
+        (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+        !el.parentElement.closest(sel));
+      if (after.length) out.add(after[0]);
+    } else if (norm(parent.innerText).length > want.length && parent !== document.body) {
+      out.add(parent);
+    }
+  }
+  if (out.size !== 1) return out.size;
+  const el = out.values().next().value;
+  if (!el.hasAttribute(mark[0])) el.setAttribute(mark[0], mark[1]);
+  return 'found:' + el.getAttribute(mark[0]);
+}"""
+TITLED_ROLES = frozenset({"list", "table", "grid", "region", "complementary"})
+
 # The one submit button of the form holding the focused field (the field a check just filled).
 _SUBMIT_JS = """(mark) => {
   const el = document.activeElement;
@@ -147,6 +183,23 @@ async def form_by_heading(ctx: StepContext, spec: Locator) -> tuple[Locator, str
         return None
     _, index, text = scored[0]
     return Locator(css="form", nth=index), f"the form under {' '.join(text.split())[:60]!r}"
+
+
+async def titled(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
+    """The list, table or section a visible heading (or caption, legend) titles with the
+    scope's name: an unnamed list under the heading "Upcoming events"."""
+    if spec.role not in TITLED_ROLES or not spec.name:
+        return None
+    name = _name_text(spec.name)
+    if not name or not name.strip():
+        return None
+    kind = spec.role if spec.role in ("list", "table", "grid") else "section"
+    try:
+        answer = await ctx.page.evaluate(_TITLED_JS, [name, kind, [MARK, str(next(_COUNTER))]])
+    except PWError:
+        return None
+    loc = _marked(answer)
+    return (loc, f"the {kind} under the heading {name!r}") if loc else None
 
 
 async def submit_button(ctx: StepContext) -> tuple[Locator, str] | None:
