@@ -337,3 +337,25 @@ async def test_hybrid_scripted_grounded_then_browser_use(llm_server: ScriptedLLM
     assert kinds == ["grounding"] * 3 + ["browser-use"]
     assert sum(u.calls for u in session.usage()) == 4
     assert all(u.role == "ui-agent" for u in session.usage())
+
+
+def test_a_replan_keeps_every_stated_value_and_the_texts_it_looks_for() -> None:
+    """A re-planned check may find elements another way, never expect other values or look for
+    other words: "1 duplicate respondent skipped" shown is an expectation like a value."""
+    from asuka.schema import CheckStep
+    from asuka.uiagents.grounding._prompt import replan_problems
+
+    def steps(*raw: dict) -> list[CheckStep]:
+        return [CheckStep.model_validate(r) for r in raw]
+
+    original = steps({"goto": "/"},
+                     {"expect_visible": {"text": "1 duplicate respondent skipped"}},
+                     {"expect_text": {"role": "row", "name": "/Weekly/", "value": "30%"}})
+    found_otherwise = steps({"goto": "/"}, {"click": {"role": "tab", "name": "Notes"}},
+                            {"expect_visible": {"text": "1 duplicate respondent skipped"}},
+                            {"expect_text": {"role": "article", "name": "Q1", "value": "30%"}})
+    assert replan_problems(original, found_otherwise) == []
+    other_words = steps({"goto": "/"}, {"expect_visible": {"text": "R07 appears twice"}},
+                        {"expect_text": {"role": "article", "name": "Q1", "value": "30%"}})
+    assert replan_problems(original, other_words) == [
+        "the expected '1 duplicate respondent skipped' (expect_visible) is not kept"]

@@ -165,13 +165,22 @@ class ReplanReply(BaseModel):
         return cls.model_validate(data)
 
 
+# presence assertions whose locator's text is itself what they expect ("1 duplicate respondent
+# skipped" is shown / is not shown)
+TEXT_ASSERTIONS = frozenset({"expect_visible", "expect_hidden"})
+
+
 def expectations(steps: list[CheckStep]) -> list[tuple[str, str]]:
-    """What a check's assertions expect: (op, value) of every stated value."""
+    """What a check's assertions expect: (op, value) of every stated value, and the text a
+    presence assertion looks for (a rewrite may find an element another way, never look for
+    other words)."""
     out: list[tuple[str, str]] = []
     for s in steps:
         for k in ASSERTION_PARAMS.get(s.op, ()):
             if s.params.get(k) is not None:
                 out.append((s.op, str(s.params[k])))
+        if s.op in TEXT_ASSERTIONS and s.locator is not None and s.locator.text:
+            out.append((s.op, str(s.locator.text)))
     return out
 
 
