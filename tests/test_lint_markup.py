@@ -148,6 +148,11 @@ def test_values_from_the_data_or_typed_by_the_task_are_backed():
     assert warned(checks, data=data) == []
     assert warned([{"expect_text": {"css": "body", "value": "Starter home"}}]) \
         == [("t0.c0", 0, ("Starter home",))]
+    # the intents type and choose values too
+    assert warned([{"set": {"label": "Scenario name", "value": "Starter home"}},
+                   {"choose": {"label": "Loan amount", "option": "Cozy cabin"}},
+                   {"expect_visible": {"role": "button", "name": "Remove Starter home"}},
+                   {"expect_text": {"css": "body", "value": "Cozy cabin"}}]) == []
 
 
 def test_phrases_with_other_numbers_and_placeholders():

@@ -35,8 +35,12 @@ class Finding:
         return f"{where}: {self.criterion} check[{self.step}]: {self.reason}"
 
 
+# steps that type or choose a value (its words are the check's own data, not the app's)
+TYPING_OPS = frozenset({"fill", "select", "set", "choose"})
+
+
 def _typed(step: CheckStep) -> list[str]:
-    out = [step.params.get("value"), step.params.get("option")] if step.op in ("fill", "select") \
+    out = [step.params.get("value"), step.params.get("option")] if step.op in TYPING_OPS \
         else []
     return [str(v) for v in out if v is not None]
 
