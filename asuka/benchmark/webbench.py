@@ -144,7 +144,7 @@ def read_tasks(project: Path) -> list[dict]:
     return out
 
 
-def _package(path: Path) -> dict:
+def package_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -152,7 +152,8 @@ def _package(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def _dependencies(package: dict) -> dict[str, str]:
+def dependencies(package: dict) -> dict[str, str]:
+    """name -> range of a package.json's dependencies and devDependencies."""
     deps: dict[str, str] = {}
     for key in ("dependencies", "devDependencies"):
         if isinstance(package.get(key), dict):
@@ -160,10 +161,18 @@ def _dependencies(package: dict) -> dict[str, str]:
     return deps
 
 
+def library_folders(root: Path) -> dict[str, Path]:
+    """package name -> folder of every library (a folder with a package.json) under ``root``."""
+    if not root.is_dir():
+        return {}
+    return {str(package_json(lib / "package.json").get("name", lib.name)): lib
+            for lib in sorted(root.iterdir()) if (lib / "package.json").is_file()}
+
+
 def workspace_libraries(project: Path) -> dict[str, Path]:
     """package name -> library folder for every workspace package the project uses (and those
     they use in turn), from the checkout's ``libraries/``."""
-    wanted = [n for n, v in _dependencies(_package(project / "package.json")).items()
+    wanted = [n for n, v in dependencies(package_json(project / "package.json")).items()
               if v.startswith(WORKSPACE_RANGE)] if (project / "package.json").is_file() else []
     if not wanted:
         return {}
@@ -172,10 +181,7 @@ def workspace_libraries(project: Path) -> dict[str, Path]:
         raise WebBenchError(f"{project}/package.json: uses the workspace packages "
                             f"{', '.join(wanted)} but no libraries/ folder sits beside "
                             f"projects/ (import from the repository's checkout)")
-    available = {}
-    for lib in sorted((root / "libraries").iterdir()):
-        if (lib / "package.json").is_file():
-            available[str(_package(lib / "package.json").get("name", lib.name))] = lib
+    available = library_folders(root / "libraries")
     found: dict[str, Path] = {}
     while wanted:
         name = wanted.pop()
@@ -185,7 +191,7 @@ def workspace_libraries(project: Path) -> dict[str, Path]:
             raise WebBenchError(f"{project}/package.json: workspace package {name} is not in "
                                 f"{root / 'libraries'}")
         found[name] = available[name]
-        wanted += [n for n, v in _dependencies(_package(available[name] / "package.json")).items()
+        wanted += [n for n, v in dependencies(package_json(available[name] / "package.json")).items()
                    if v.startswith(WORKSPACE_RANGE)]
     return found
 
@@ -214,12 +220,12 @@ def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
     target = folder / PROJECT_DIR
     shutil.copytree(project, target, ignore=_ignore, symlinks=True)
     if (target / "package.json").is_file() and libraries:
-        pkg = _local_ranges(_package(target / "package.json"), libraries, "../libraries/")
+        pkg = _local_ranges(package_json(target / "package.json"), libraries, "../libraries/")
         (target / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
     for lib in libraries.values():
         dest = folder / LIBRARIES_DIR / lib.name
         shutil.copytree(lib, dest, ignore=_ignore_modules, symlinks=True)
-        pkg = _local_ranges(_package(dest / "package.json"), libraries, "../")
+        pkg = _local_ranges(package_json(dest / "package.json"), libraries, "../")
         (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
 
 

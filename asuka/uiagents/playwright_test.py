@@ -26,6 +26,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from asuka.benchmark.webbench import (
+    WebBenchError,
+    dependencies,
+    library_folders,
+    package_json,
+)
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
 from asuka.probes._sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
@@ -102,38 +108,18 @@ def _builtins() -> frozenset[str]:
     return _BUILTINS
 
 
-def _package(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _ranges(package: dict[str, Any]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key in ("dependencies", "devDependencies"):
-        if isinstance(package.get(key), dict):
-            out.update({str(k): str(v) for k, v in package[key].items()})
-    return out
-
-
 def libraries_of(project: Path) -> dict[str, Path]:
     """package name -> folder of the workspace libraries carried beside an imported project."""
-    root = project.parent / "libraries"
-    if not root.is_dir():
-        return {}
-    return {str(_package(lib / "package.json").get("name", lib.name)): lib
-            for lib in sorted(root.iterdir()) if (lib / "package.json").is_file()}
+    return library_folders(project.parent / "libraries")
 
 
 def spec_packages(project: Path) -> list[str]:
     """``name@range`` of every npm package the project's tests import (not the harness's own
     Playwright, the workspace libraries or Node's builtins), ranges from its package.json."""
     libraries = libraries_of(project)
-    ranges = _ranges(_package(project / "package.json"))
+    ranges = dependencies(package_json(project / "package.json"))
     for lib in libraries.values():
-        ranges = {**_ranges(_package(lib / "package.json")), **ranges}
+        ranges = {**dependencies(package_json(lib / "package.json")), **ranges}
     found: set[str] = set()
     roots = [project / "test", *libraries.values()]
     for root in roots:
@@ -207,7 +193,10 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
     t0 = time.monotonic()
     modules = [await asyncio.to_thread(ensure_package, "@playwright/test", PLAYWRIGHT_CORE)]
     project = spec.parent.parent
-    wanted = spec_packages(project) if spec.parent.name == "test" else []
+    try:
+        wanted = spec_packages(project) if spec.parent.name == "test" else []
+    except WebBenchError as exc:  # the imported project's files, never the app's failure
+        return _error(eval_task, f"the spec's project cannot be read: {exc}", t0)
     if wanted:
         modules.append(await asyncio.to_thread(ensure_packages, wanted))
     scratch = Path(tempfile.mkdtemp(prefix="asuka-pwtest-"))
