@@ -13,7 +13,7 @@ from asuka.schema import RoundEvaluation
 from asuka.usage import Usage
 
 # external: already served elsewhere (`asuka eval --url`), nothing deployed
-DeployKind = Literal["static", "npm-build", "npm-start", "none", "external"]
+DeployKind = Literal["static", "npm-build", "npm-start", "project", "none", "external"]
 
 
 class AgentRoundResult(BaseModel):

@@ -41,7 +41,10 @@ async def prove(bench: Path, task_id: str, concurrency: int) -> dict:
     total = sum(len(et.criteria) for et in bt.task.eval_tasks)
     errors = [v for v in verdicts if v.status == "error"]
     failed = [v for v in verdicts if v.status not in ("pass", "error")]
+    failing = [f"{cid}: {v.status}: {v.reason}" for cid, v in sorted(
+        (v.criterion_id, v) for v in verdicts) if v.status != "pass"]
     return {"deploy": "ok" if outcome.deploy.ok else f"failed: {outcome.deploy.error}"[:120],
+            "failing": failing, "deploy_s": round(outcome.timings.get("deploy_s", 0), 1),
             "passed": sum(v.status == "pass" for v in verdicts), "total": total,
             "errors": len(errors),
             "note": (errors[0].reason if errors else failed[0].reason if failed else "")[:200]}
@@ -52,6 +55,7 @@ async def main() -> None:
     ap.add_argument("source", type=Path)
     ap.add_argument("--project", action="append", default=None)
     ap.add_argument("--bench", type=Path, help="import into this folder (default: a temporary one)")
+    ap.add_argument("--verbose", action="store_true", help="list every test not passed")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON")
     ap.add_argument("--concurrency", type=int, default=2,
                     help="evaluation tasks (spec runs, each with its browser) at once")
@@ -76,6 +80,9 @@ async def main() -> None:
         share = f"{row['passed']}/{row['total']}"
         print(f"{imp.project:<22} {row['deploy'][:10]:<10} {share:>12} {row['errors']:>6} "
               f"{row['seconds']:>5}  {row['note'][:110]}", flush=True)
+        if args.verbose:
+            for line in row.get("failing", []):
+                print(f"    {line[:300]}", flush=True)
     for lo in result.left_out:
         print(f"{lo.project:<22} not imported: {lo.reason}")
     good = [r for r in rows if r["total"] and r["passed"] >= 0.98 * r["total"]]

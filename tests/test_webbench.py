@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,16 @@ def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
     carried = tmp_path / "tasks" / "wb-tally" / "webbench" / "project"
     assert (carried / "playwright.config.js").is_file() and (carried / "test").is_dir()
     assert not (carried / "src").exists() and not (carried / "src-init").exists()
+    # how each project serves the app, read from its own Playwright config (CommonJS or an
+    # ES module), with the port as a placeholder the deployer fills
+    serve = {t: load_bench(tmp_path, [t])[0][0].task.serve
+             for t in ("wb-tally", "wb-meter", "wb-guestbook")}
+    assert serve["wb-tally"].command == "npx serve src -l {port}"
+    assert serve["wb-meter"].command == "npx vite --port {port}"
+    assert serve["wb-guestbook"].command == (
+        "npm run db -- src && npm run dev -- src {port}")
+    assert serve["wb-guestbook"].env == {"DB_HOST": "src/test.db.json"}
+    assert serve["wb-guestbook"].libraries == "webbench/libraries"
 
 
 def test_every_project_is_imported_or_listed_with_its_reason(tmp_path) -> None:
@@ -72,10 +83,20 @@ def test_every_project_is_imported_or_listed_with_its_reason(tmp_path) -> None:
     pkg = json.loads((orphan / "package.json").read_text())
     pkg["devDependencies"]["@web-bench/shop-test-util"] = "workspace:*"
     (orphan / "package.json").write_text(json.dumps(pkg))
+    serverless = projects / "serverless"
+    shutil.copytree(projects / "notes", serverless)
+    (serverless / "playwright.config.js").write_text(
+        "module.exports = { testDir: './test' }\n")
+    unreadable = projects / "unreadable"
+    shutil.copytree(projects / "notes", unreadable)
+    (unreadable / "playwright.config.js").write_text("module.exports = require('nope-nope')\n")
     out = import_webbench(checkout, tmp_path / "bench")
-    assert sorted(i.task_id for i in out.imported) == ["wb-notes", "wb-tally"]
+    assert sorted(i.task_id for i in out.imported) == [
+        "wb-guestbook", "wb-meter", "wb-notes", "wb-tally"]
     reasons = {lo.project: lo.reason for lo in out.left_out}
-    assert set(reasons) == {"bad", "docs", "orphan"}
+    assert set(reasons) == {"bad", "docs", "orphan", "serverless", "unreadable"}
+    assert "its Playwright config has no webServer command" in reasons["serverless"]
+    assert "node could not load it" in reasons["unreadable"]
     assert re.search(r"tasks.jsonl:1: a task needs an id and a description", reasons["bad"])
     assert "no tasks.jsonl or tasks.yml" in reasons["docs"]
     assert "workspace package @web-bench/shop-test-util is not in" in reasons["orphan"]
@@ -87,7 +108,7 @@ def test_every_project_is_imported_or_listed_with_its_reason(tmp_path) -> None:
     res = runner.invoke(app, ["import", "web-bench", str(checkout), "--out", str(tmp_path / "b2")])
     assert res.exit_code == 0, res.output
     assert "left out bad:" in res.output and "left out orphan:" in res.output
-    assert "imported 2 project(s), left out 3" in res.output
+    assert "imported 4 project(s), left out 5" in res.output
 
 
 NOTES_BROKEN = ("<!doctype html><title>Notes</title><ul id=\"notes\"></ul>"
@@ -118,6 +139,69 @@ def test_a_tasks_yml_project_runs_its_specs_as_the_repository_lays_them_out(tmp_
     res = runner.invoke(app, ["eval", str(broken), "--task", "wb-notes", "--bench", str(bench),
                               "--out", str(tmp_path / "ev2")])
     assert "criteria passed 2/4, not found 0, errors 0" in " ".join(res.output.split())
+
+
+def _eval(bench: Path, task: str, app_dir: Path, out: Path) -> str:
+    res = runner.invoke(app, ["eval", str(app_dir), "--task", task, "--bench", str(bench),
+                              "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return " ".join(res.output.split())
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(900)
+def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
+    """wb-meter's app is TypeScript under src/, runnable only through the project's Vite (an
+    ES-module config; vite from the npm registry): deployed with its webServer command, its
+    dependencies installed once into the project cache and hard-linked into each deployment,
+    the reference passes all four tests and an app that lets the reading pass 100 fails one."""
+    from asuka.benchmark.loading import load_bench
+    from asuka.deploy import Deployer
+
+    bench = tmp_path / "bench"
+    import_webbench(FIXTURE, bench, ["meter"])
+    (bt,), _ = load_bench(bench, ["wb-meter"])
+    reference = Path(bt.root) / "reference"
+    deployer = Deployer()
+    with deployer.deploy(reference, bt.task.serve, bt.root) as first:
+        assert first.ok, first.result.error
+        assert first.result.kind == "project"
+        assert first.result.meta["command"].startswith("npx vite --port ")
+        with urllib.request.urlopen(first.url + "main.ts") as r:  # compiled by the dev server
+            script = r.read().decode()
+        assert "const value: number" not in script and "Math.min(100" in script
+    with deployer.deploy(reference, bt.task.serve, bt.root) as second:
+        assert second.ok, second.result.error
+        assert "$ npm install" not in second.result.log  # the cache, not the registry
+    assert "criteria passed 4/4, not found 0, errors 0" in _eval(
+        bench, "wb-meter", reference, tmp_path / "ev")
+    broken = tmp_path / "broken"
+    shutil.copytree(reference, broken)
+    main = broken / "main.ts"
+    main.write_text(main.read_text().replace("Math.min(100, value + 5)", "value + 5"))
+    assert "criteria passed 3/4, not found 0, errors 0" in _eval(
+        bench, "wb-meter", broken, tmp_path / "ev2")
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(900)
+def test_a_backend_project_initialises_its_database_before_serving(tmp_path) -> None:
+    """wb-guestbook's webServer command first writes the database from the app's seed (npm run
+    db, $DB_HOST from the config's env), then starts the app's own server through the
+    project's script: the reference passes all three tests; an app whose seed is empty fails
+    the seeded entries' test (the app's failure)."""
+    bench = tmp_path / "bench"
+    import_webbench(FIXTURE, bench, ["guestbook"])
+    reference = bench / "tasks" / "wb-guestbook" / "reference"
+    assert "criteria passed 3/3, not found 0, errors 0" in _eval(
+        bench, "wb-guestbook", reference, tmp_path / "ev")
+    empty = tmp_path / "empty"
+    shutil.copytree(reference, empty)
+    (empty / "libs" / "setup.json").write_text("[]")
+    assert "criteria passed 2/3, not found 0, errors 0" in _eval(
+        bench, "wb-guestbook", empty, tmp_path / "ev2")
 
 
 PAGE = ("<!doctype html><title>Tally</title><h1 id=\"title\">Tally</h1><p id=\"count\">0</p>"

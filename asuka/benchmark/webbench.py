@@ -16,19 +16,28 @@ sibling), whose ``workspace:*`` dependencies in the project's package.json are r
 those local paths. ``asuka.uiagents.playwright_test`` assembles the two around the app being
 judged, so ``require('@web-bench/test-util')``, ``../../../libraries/...`` and ``../src`` resolve
 as they do in the repository. A project that cannot be imported is listed with its reason,
-never dropped silently. Nothing is executed while importing."""
+never dropped silently.
+
+How the project serves the app is read from its own Playwright config (``webServer``: the
+command, its environment, where it answers, its timeout), evaluated by node with Playwright Test
+stubbed and ``EVAL_PROJECT_PORT`` set to a placeholder (``read_playwright_config``), and written
+into the task as ``serve`` (``ServeSpec``): the deployer runs that command in a copy of the
+project with the app as its ``src/``. Nothing else of the project runs while importing."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from asuka.schema import ID_PATTERN
+from asuka.schema import ID_PATTERN, ServeSpec
 
 # a string literal (kept) or a comment (dropped): a commented-out test is not a test
 _STRING_OR_COMMENT = re.compile(
@@ -43,6 +52,32 @@ LEFT_BEHIND = frozenset({"src", "src-init", "node_modules", "test-results", "pla
 PROJECT_DIR = "webbench/project"
 LIBRARIES_DIR = "webbench/libraries"
 WORKSPACE_RANGE = "workspace:"
+CONFIG_NAMES = ("playwright.config.js", "playwright.config.cjs", "playwright.config.mjs",
+                "playwright.config.ts")
+# the port the config is read with, then written back as ``{port}``: unlikely in a command
+PORT_PLACEHOLDER = "39117"
+# Loads the config (CommonJS or ES module) with @playwright/test stubbed; prints what a run
+# needs. Run in a scratch folder holding a copy of the config and the project's package.json.
+_READ_CONFIG_JS = r"""
+const { pathToFileURL } = require('url');
+import(pathToFileURL(process.argv[2]).href).then((m) => {
+  let c = m.default;
+  if (c && c.default) c = c.default;
+  const servers = Array.isArray(c.webServer) ? c.webServer : (c.webServer ? [c.webServer] : []);
+  process.stdout.write(JSON.stringify({
+    timeout: c.timeout, expect: c.expect || {}, baseURL: (c.use || {}).baseURL,
+    testDir: c.testDir, webServer: servers.map((w) => ({ command: w.command, env: w.env || {},
+      url: w.url, port: w.port, timeout: w.timeout, cwd: w.cwd })) }));
+}).catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
+"""
+_PLAYWRIGHT_STUB = {
+    "package.json": json.dumps({"name": "@playwright/test", "version": "0.0.0-asuka-stub",
+                                "exports": {"import": "./index.mjs", "require": "./index.js"}}),
+    "index.js": "const devices = new Proxy({}, { get: () => ({}) });\n"
+                "module.exports = { defineConfig: (c) => c, devices };\n",
+    "index.mjs": "export const devices = new Proxy({}, { get: () => ({}) });\n"
+                 "export const defineConfig = (c) => c;\nexport default { defineConfig, devices };\n",
+}
 
 
 @dataclass
@@ -229,6 +264,69 @@ def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
         (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
 
 
+def read_playwright_config(project: Path, timeout_s: float = 30) -> dict:
+    """The project's Playwright config, evaluated by node as Web-Bench's evaluator sees it
+    (``IS_EVAL_PRODUCTION``, ``EVAL_PROJECT_ROOT=src``, the port ``PORT_PLACEHOLDER``); paths
+    into the project come back relative to it (``./assets``)."""
+    config = next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
+    if config is None:
+        raise WebBenchError(f"{project}: no Playwright config ({', '.join(CONFIG_NAMES)})")
+    if config.suffix == ".ts":
+        raise WebBenchError(f"{config}: a TypeScript Playwright config cannot be read")
+    with tempfile.TemporaryDirectory(prefix="asuka-wbconfig-") as tmp:
+        work = Path(tmp).resolve()
+        shutil.copy2(config, work / config.name)
+        if (project / "package.json").is_file():  # its "type" decides CommonJS or ES module
+            shutil.copy2(project / "package.json", work / "package.json")
+        stub = work / "node_modules" / "@playwright" / "test"
+        stub.mkdir(parents=True)
+        for name, text in _PLAYWRIGHT_STUB.items():
+            (stub / name).write_text(text, encoding="utf-8")
+        (work / "read-config.cjs").write_text(_READ_CONFIG_JS, encoding="utf-8")
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
+               "EVAL_PROJECT_PORT": PORT_PLACEHOLDER, "EVAL_PROJECT_ROOT": "src",
+               "IS_EVAL_PRODUCTION": "true"}
+        try:
+            done = subprocess.run(["node", str(work / "read-config.cjs"),
+                                   str(work / config.name)], cwd=work, env=env,
+                                  capture_output=True, text=True, timeout=timeout_s,
+                                  stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise WebBenchError("node is needed to read the projects' Playwright configs "
+                                "(not found on PATH)") from None
+        except subprocess.TimeoutExpired:
+            raise WebBenchError(f"{config}: reading it took more than {timeout_s:g}s") from None
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["(no output)"])[0]
+            raise WebBenchError(f"{config}: node could not load it: {last[:300]}")
+        text = done.stdout.replace(str(work) + "/", "./").replace(str(work), ".")
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WebBenchError(f"{config}: unreadable answer from node: {exc}") from None
+
+
+def serve_spec(project: Path, config: dict) -> ServeSpec:
+    """The task's ``serve``: the config's (first) ``webServer`` with the port as ``{port}``."""
+    servers = config.get("webServer") or []
+    if not servers or not servers[0].get("command"):
+        raise WebBenchError(f"{project}: its Playwright config has no webServer command")
+    server = servers[0]
+
+    def ported(value: object) -> str:
+        return str(value).replace(PORT_PLACEHOLDER, "{port}")
+
+    url = str(server.get("url") or config.get("baseURL") or "/")
+    path = re.sub(r"^[a-z]+://[^/]+", "", url) or "/"
+    timeout = server.get("timeout")
+    return ServeSpec(project=PROJECT_DIR, libraries=LIBRARIES_DIR if (
+        project / "package.json").is_file() else None,
+        command=ported(server["command"]).strip(),
+        env={str(k): ported(v) for k, v in (server.get("env") or {}).items()},
+        cwd=str(server.get("cwd") or "."), path=path,
+        timeout_s=max(60.0, float(timeout) / 1000) if timeout else 60.0)
+
+
 def import_project(project: Path, bench: Path) -> Imported:
     """Write ``tasks/wb-<name>/``, ``prds/`` and ``dags/`` entries for one project."""
     name = re.sub(r"[^A-Za-z0-9_.\-]", "-", project.name)
@@ -252,6 +350,7 @@ def import_project(project: Path, bench: Path) -> Imported:
                          for i, title in enumerate(titles)]})
     if not eval_tasks:
         raise WebBenchError(f"{project}: no task has a spec with tests under test/")
+    serve = serve_spec(project, read_playwright_config(project))
     folder = Path(bench) / "tasks" / task_id
     if folder.exists():
         shutil.rmtree(folder)
@@ -273,6 +372,7 @@ def import_project(project: Path, bench: Path) -> Imported:
                   f"Playwright Test spec; the DAG is the chain."),
         "reference": "reference" if (project / "src").is_dir() else None,
         "initial": "initial" if initial.is_dir() else None,
+        "serve": serve.model_dump(exclude_defaults=True),
         "eval_tasks": eval_tasks}
     (folder / "task.yaml").write_text(
         "# Imported by `asuka import web-bench`; re-import rather than edit.\n"

@@ -19,12 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from asuka.deploy import detect
+from asuka.deploy import project as project_mod
+from asuka.deploy.project import ProjectSetupError
 from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
 from asuka.deploy.health import PROBE_INTERVAL, probe_http, wait_http
 from asuka.deploy.ports import HOST, PortAllocator, default_allocator
 from asuka.deploy.procs import LogBuffer, tail_lines
 from asuka.deploy.sandbox import Sandbox, SandboxProcess, build_child_env, get_sandbox
 from asuka.deploy.static import StaticServer
+from asuka.schema import ServeSpec
 
 # CLIs that ignore $PORT/$HOST and need flags instead (npm appends args to the script)
 _PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
@@ -34,6 +37,8 @@ _PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
     "webpack": lambda p, h: ["--port", str(p), "--host", h],
     "webpack-dev-server": lambda p, h: ["--port", str(p), "--host", h],
 }
+# a project's dependencies (Angular, Next, Nuxt) take longer than an app's usual few
+PROJECT_INSTALL_S = 900.0
 # how long an app may listen elsewhere before the deployer stops waiting for it on $PORT
 _OTHER_PORT_GRACE = 2.0
 
@@ -132,13 +137,25 @@ class Deployer:
         self.npm_cache = Path(npm_cache).resolve() if npm_cache else None
         self.ports = ports or default_allocator()
 
-    def deploy(self, workspace: Path | str) -> Deployment:
+    def deploy(self, workspace: Path | str, serve: ServeSpec | None = None,
+               task_root: Path | str | None = None) -> Deployment:
+        """``serve`` (with the task's folder ``task_root``): the task's own project serves the
+        workspace (``asuka.deploy.project``); a failed install of the project's dependencies is
+        a ``ProjectSetupError``, raised, since it is never the app's failure."""
         started = time.monotonic()
         ws = Path(workspace).resolve()
         attempt = _Attempt(ws, "none")
         try:
-            url = self._deploy(attempt)
+            if serve is not None:
+                if task_root is None:
+                    raise ValueError("serve needs the task's folder (task_root)")
+                url = self._deploy_project(attempt, serve, Path(task_root).resolve())
+            else:
+                url = self._deploy(attempt)
             result = attempt.result(url=url)
+        except ProjectSetupError:
+            _run_cleanups(attempt.cleanups)
+            raise
         except DeployFailed as failure:
             result = attempt.result(error=str(failure))
         except Exception as exc:  # noqa: BLE001 - a deploy bug must not crash the whole run
@@ -192,6 +209,57 @@ class Deployer:
             attempt.note("package.json has no start script; starting server.js, as npm does "
                          "by default")
         return self._start(attempt, scratch, script, found.scripts[script])
+
+    def _deploy_project(self, attempt: _Attempt, serve: ServeSpec, task_root: Path) -> str:
+        attempt.kind = "project"
+        attempt.meta["sandbox"] = self.sandbox.name
+        if not attempt.workspace.is_dir():
+            raise DeployFailed(f"workspace {attempt.workspace} is not a directory")
+        project = task_root / serve.project
+        if not project.is_dir():
+            raise ProjectSetupError(f"the task's project {project} is missing")
+        scratch = Path(tempfile.mkdtemp(prefix="asuka-deploy-"))
+        attempt.cleanups.append(lambda: shutil.rmtree(scratch, ignore_errors=True))
+        (scratch / "home").mkdir()
+
+        def run(argv: list[str], cwd: Path, writable: list[Path]) -> None:
+            log = LogBuffer()
+            proc = self.sandbox.spawn(argv, workspace=cwd, env=self._env(
+                scratch, network=True, npm_config_cache=str(writable[0] / ".npm"),
+                # never a browser download: specs and probes drive the system Chromium
+                PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1"), log=log,
+                network=True, writable=[scratch, *writable])
+            try:
+                code = proc.wait(max(self.timeouts.install, PROJECT_INSTALL_S))
+            finally:
+                proc.stop()
+            attempt.note(f"$ {shlex.join(argv)}  (in the project's dependency cache)\n"
+                         + log.text())
+            if code != 0:
+                what = "timed out" if code is None else f"failed (exit {code})"
+                raise ProjectSetupError(f"installing the project's dependencies {what}: "
+                                        f"{shlex.join(argv)}\n" + tail_lines(log.text()))
+
+        libraries = task_root / serve.libraries if serve.libraries else None
+        with _timed(attempt, "install"):
+            modules = project_mod.installed_modules(serve, task_root, run)
+        with _timed(attempt, "assemble"):
+            home = project_mod.copy_project(project, libraries, scratch / "app", serve.source)
+            shutil.copytree(attempt.workspace, home / serve.source, symlinks=True,
+                            ignore=lambda _d, names: [n for n in names if n == "node_modules"])
+            project_mod.link_modules(modules, home)
+        lease = self.ports.lease()
+        attempt.cleanups.append(lease.release)
+        port = lease.port
+        command = project_mod.fill_port(serve.command, port)
+        env = {k: project_mod.fill_port(v, port) for k, v in serve.env.items()}
+        attempt.meta.update(command=command, port=str(port))
+        # the variables Web-Bench's configs read, beside the task's own
+        env = {"PORT": str(port), "EVAL_PROJECT_PORT": str(port),
+               "EVAL_PROJECT_ROOT": serve.source, **env}
+        return self._launch(attempt, scratch, ["/bin/sh", "-c", command], home / serve.cwd,
+                            port, env, serve.path, max(self.timeouts.start, serve.timeout_s),
+                            "the project's serve command")
 
     def _env(self, scratch: Path, *, network: bool, **extra: str) -> dict[str, str]:
         home = scratch / "home"
@@ -284,48 +352,58 @@ class Deployer:
         flags = _port_flags(body, port, host)
         if flags:
             argv += ["--", *flags]
-        url = f"http://{HOST}:{port}/"
         attempt.meta.update(script=script, port=str(port))
+        return self._launch(attempt, scratch, argv, attempt.workspace, port,
+                            {"PORT": str(port), "HOST": host}, "/", self.timeouts.start,
+                            "the app must listen on $PORT")
+
+    def _launch(self, attempt: _Attempt, scratch: Path, argv: list[str], cwd: Path, port: int,
+                extra_env: dict[str, str], path: str, start_timeout: float, hint: str) -> str:
+        """Run the server ``argv`` from ``cwd`` in the sandbox (no network) until
+        ``http://127.0.0.1:port{path}`` answers 200."""
+        base = f"http://{HOST}:{port}/"
+        url = base + path.lstrip("/")
         attempt.server_log = log = LogBuffer()
-        env = self._env(scratch, network=False, PORT=str(port), HOST=host)
+        env = self._env(scratch, network=False, **extra_env)
         with _timed(attempt, "start"):
-            proc = self.sandbox.spawn(argv, workspace=attempt.workspace, env=env, log=log,
+            proc = self.sandbox.spawn(argv, workspace=cwd, env=env, log=log,
                                       network=False, writable=[scratch], expose_port=port)
             attempt.cleanups.append(proc.stop)
             if proc.pid is not None:  # leader of the process group stop() kills
                 attempt.meta["pid"] = str(proc.pid)
-            status, moved = self._wait_started(url, port, proc)
+            status, moved = self._wait_started(url, port, proc, start_timeout)
         command = shlex.join(argv)
-        attempt.note(f"$ {command}  (PORT={port} HOST={host})\n{log.text()}")
+        shown = " ".join(f"{k}={v}" for k, v in extra_env.items())
+        attempt.note(f"$ {command}  ({shown})\n{log.text()}")
         if moved:
-            app_port, url = moved
+            app_port, base = moved
+            url = base + path.lstrip("/")
             # a server that hard-codes its port (or a script with a port flag of its own): a
             # bounded repair of configuration, recorded and cited, not a failed deploy
             attempt.meta["app_port"] = str(app_port)
             _record_repair(attempt, f"port {app_port}")
             attempt.note(f"the app listens on port {app_port}, not on $PORT={port}; "
-                         f"routed {url} to it")
+                         f"routed {base} to it")
         if status is None:
             code = proc.poll()
             if code is not None:
                 raise DeployFailed(f"`{command}` exited (code {code}) before serving on port "
                                    f"{port}\n" + tail_lines(log.text()))
             raise DeployFailed(f"`{command}` did not answer HTTP on {HOST}:{port} within "
-                               f"{self.timeouts.start:g}s (the app must listen on $PORT)\n"
-                               + tail_lines(log.text()))
+                               f"{start_timeout:g}s ({hint})\n" + tail_lines(log.text()))
         with _timed(attempt, "health"):
             status = wait_http(url, lambda s: s == 200, self.timeouts.health, proc)
         if status != 200:
-            raise DeployFailed(f"GET / returned {status} instead of 200 within "
+            raise DeployFailed(f"GET {path} returned {status} instead of 200 within "
                                f"{self.timeouts.health:g}s\n" + tail_lines(log.text()))
-        return url
+        return base
 
-    def _wait_started(self, url: str, port: int, proc: SandboxProcess
+    def _wait_started(self, url: str, port: int, proc: SandboxProcess, timeout: float
                       ) -> tuple[int | None, tuple[int, str] | None]:
         """Poll ``url`` until it answers HTTP, the process exits or the start timeout passes.
         Meanwhile, once the app listens on some port but not on ``port``, route to the first
         of its ports that answers HTTP. Returns (last status, (app port, url) if rerouted)."""
-        deadline = time.monotonic() + self.timeouts.start
+        deadline = time.monotonic() + timeout
         tried: set[int] = {port}
         first_seen: float | None = None
         while True:
@@ -395,6 +473,7 @@ class ExternalDeployer:
     def __init__(self, url: str) -> None:
         self.url = url
 
-    def deploy(self, workspace: Path | str) -> Deployment:
+    def deploy(self, workspace: Path | str, serve: ServeSpec | None = None,
+               task_root: Path | str | None = None) -> Deployment:
         return Deployment(DeployResult(ok=True, kind="external", url=self.url,
                                        meta={"external": self.url}), cleanups=[])

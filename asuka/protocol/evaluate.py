@@ -143,7 +143,9 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
     if artifact is None:
         artifact = await asyncio.to_thread(artifact_hash, Path(workspace))  # before any build
     t0 = time.perf_counter()
-    deployment = await asyncio.to_thread(deployer.deploy, Path(workspace))
+    serve = bench_task.task.serve
+    deployment = await asyncio.to_thread(
+        deployer.deploy, Path(workspace), *((serve, Path(bench_task.root)) if serve else ()))
     t_deploy = time.perf_counter() - t0
     try:
         result = deployment.result

@@ -48,6 +48,10 @@ def task_definition(bt: BenchTask, contracts: bool = True) -> bytes:
     # sees them (a field added after the proofs, left out when empty)
     if not contracts or not definition["pairwise"]:
         del definition["pairwise"]
+    # how a task's own project serves the app (a field added after the proofs): it decides
+    # what is judged, so both see it, left out when the task has none
+    if definition.get("serve") is None:
+        definition.pop("serve", None)
     if not contracts:
         for et in definition["eval_tasks"]:
             et.update(core=False, capability=None)

@@ -138,6 +138,22 @@ class Feature(Strict):
         return {"tasks": data} if isinstance(data, list) else data
 
 
+class ServeSpec(Strict):
+    """How a task's own project serves the app (a Web-Bench project's Playwright ``webServer``):
+    the workspace is put into ``source`` inside a copy of ``project``, the project's
+    dependencies are installed (once, cached), and ``command`` runs from ``cwd`` until the
+    server answers at ``path``. ``{port}`` in ``command`` and ``env`` is the port Asuka chose."""
+
+    project: str                       # the task's folder holding the project's root files
+    libraries: str | None = None       # its workspace libraries, ``file:../libraries/<name>``
+    source: str = "src"                # where the workspace goes, inside the project
+    command: str = Field(min_length=1)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str = "."                     # relative to the project
+    path: str = "/"                    # the page the server must answer on
+    timeout_s: float = Field(60.0, gt=0)
+
+
 class Task(Strict):
     id: str = Field(pattern=ID_PATTERN)
     title: str
@@ -155,6 +171,9 @@ class Task(Strict):
     reference: str | None = "reference"
     # a folder of the task copied into the workspace before round 1 (Web-Bench's src-init)
     initial: str | None = None
+    # the project that serves the app, when the task has one (``ServeSpec``); else the
+    # workspace is deployed on its own
+    serve: ServeSpec | None = None
     # where the task comes from when it was imported (``web-bench:<project>``)
     origin: str | None = None
     notes: str | None = None
