@@ -111,6 +111,33 @@ def test_every_project_is_imported_or_listed_with_its_reason(tmp_path) -> None:
     assert "imported 4 project(s), left out 5" in res.output
 
 
+@pytest.mark.npm
+@pytest.mark.timeout(600)
+def test_import_install_leaves_out_a_project_whose_dependencies_cannot_be_had(tmp_path) -> None:
+    """``--install`` installs each project's dependencies into the deploy cache now; a project
+    with a dependency the registry does not have is left out with npm's reason, its task
+    removed from the benchmark."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(FIXTURE / "libraries", checkout / "libraries")
+    for name in ("guestbook", "needy"):
+        shutil.copytree(FIXTURE / "projects" / "guestbook", checkout / "projects" / name)
+    pkg_path = checkout / "projects" / "needy" / "package.json"
+    pkg = json.loads(pkg_path.read_text())
+    pkg["name"] = "@web-bench/needy"
+    pkg["dependencies"] = {"asuka-test-no-such-package-zz9": "^1.0.0"}
+    pkg_path.write_text(json.dumps(pkg))
+    bench = tmp_path / "bench"
+    res = runner.invoke(app, ["import", "web-bench", str(checkout), "--out", str(bench),
+                              "--install"])
+    out = " ".join(res.output.split())
+    assert "wb-guestbook: 2 evaluation tasks" in out
+    assert "left out needy: its npm dependencies cannot be installed here: installing the " \
+           "project's dependencies failed" in out
+    assert "imported 1 project(s), left out 1" in out
+    assert not (bench / "tasks" / "wb-needy").exists()
+    assert not (bench / "dags" / "wb-needy.yaml").exists()
+
+
 NOTES_BROKEN = ("<!doctype html><title>Notes</title><ul id=\"notes\"></ul>"
                 "<button id=\"add\">Add</button><script>const l = document.getElementById("
                 "'notes'); document.getElementById('add').onclick = () => { const li = "

@@ -396,6 +396,13 @@ def _prd(name: str, rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def remove_task(bench: Path, task_id: str) -> None:
+    """Take an imported task out of the benchmark again (its folder, PRD and DAG)."""
+    shutil.rmtree(Path(bench) / "tasks" / task_id, ignore_errors=True)
+    for path in (Path(bench) / "prds" / f"{task_id}.md", Path(bench) / "dags" / f"{task_id}.yaml"):
+        path.unlink(missing_ok=True)
+
+
 def import_webbench(source: Path, bench: Path, names: list[str] | None = None
                     ) -> WebBenchImport:
     """Import every project of ``source`` (or those ``names``) into the benchmark ``bench``;

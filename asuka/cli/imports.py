@@ -20,6 +20,11 @@ def web_bench(
                                            "(tasks/, prds/, dags/).")] = Path("webbench-bench"),
     project: Annotated[list[str] | None, typer.Option(
         "--project", help="Only this project (repeatable).")] = None,
+    install: Annotated[bool, typer.Option(
+        "--install", help="Also install each project's npm dependencies now (in the deploy "
+                          "sandbox, into the cache every later deploy uses); a project whose "
+                          "dependencies cannot be installed here is left out with the "
+                          "reason.")] = False,
 ) -> None:
     """Each Web-Bench project becomes one task (wb-<project>): its tasks in order as
     evaluation tasks chained in the DAG, each decided by its Playwright Test spec."""
@@ -31,6 +36,8 @@ def web_bench(
     except (WebBenchError, OSError) as exc:
         err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
+    if install:
+        _install(out, result)
     done = result.imported
     _, problems = load_bench(out, [d.task_id for d in done]) if done else ([], [])
     for d in done:
@@ -48,6 +55,31 @@ def web_bench(
     if problems or not done or (project and result.left_out):
         raise typer.Exit(1)
     console.print(f"benchmark: {out}  (asuka run --bench {out} --task <id>)", highlight=False)
+
+
+def _install(bench: Path, result) -> None:
+    """Install every imported project's dependencies; one that cannot be installed moves from
+    ``imported`` to ``left_out`` (its task removed from the benchmark) with the reason."""
+    from asuka.benchmark.loading import load_bench
+    from asuka.benchmark.webbench import LeftOut, remove_task
+    from asuka.deploy import Deployer
+    from asuka.deploy.project import ProjectSetupError
+
+    deployer = Deployer()
+    for imp in list(result.imported):
+        (bt,), _ = load_bench(bench, [imp.task_id])
+        if bt.task.serve is None:
+            continue
+        err.print(f"installing {imp.project}'s dependencies ...", highlight=False)
+        try:
+            deployer.install_project(bt.task.serve, bt.root)
+        except ProjectSetupError as exc:
+            lines = str(exc).splitlines()
+            reason = "; ".join([lines[0], *[ln for ln in lines[1:] if "ERR" in ln][:2]])
+            result.imported.remove(imp)
+            result.left_out.append(LeftOut(imp.project, f"its npm dependencies cannot be "
+                                                        f"installed here: {reason}"))
+            remove_task(bench, imp.task_id)
 
 
 def register(app: typer.Typer) -> None:

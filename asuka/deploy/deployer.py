@@ -210,6 +210,36 @@ class Deployer:
                          "by default")
         return self._start(attempt, scratch, script, found.scripts[script])
 
+    def install_project(self, serve: ServeSpec, task_root: Path | str,
+                        note: Callable[[str], None] = lambda _text: None) -> Path:
+        """The ``node_modules`` of the task's project (``asuka.deploy.project``), installed on
+        first use in this deployer's sandbox with the network; ``note`` gets each step's
+        output. A ``ProjectSetupError`` when the install fails."""
+        task_root = Path(task_root).resolve()
+        nodedir = project_mod.node_headers()
+        headers = {"npm_config_nodedir": nodedir} if nodedir else {}
+
+        def run(argv: list[str], cwd: Path, writable: list[Path]) -> None:
+            log = LogBuffer()
+            with tempfile.TemporaryDirectory(prefix="asuka-install-") as tmp:
+                (Path(tmp) / "home").mkdir()
+                proc = self.sandbox.spawn(argv, workspace=cwd, env=self._env(
+                    Path(tmp), network=True, npm_config_cache=str(writable[0] / ".npm"),
+                    # never a browser download: specs and probes drive the system Chromium
+                    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1", **headers), log=log,
+                    network=True, writable=[Path(tmp), *writable])
+                try:
+                    code = proc.wait(max(self.timeouts.install, PROJECT_INSTALL_S))
+                finally:
+                    proc.stop()
+            note(f"$ {shlex.join(argv)}  (in the project's dependency cache)\n" + log.text())
+            if code != 0:
+                what = "timed out" if code is None else f"failed (exit {code})"
+                raise ProjectSetupError(f"installing the project's dependencies {what}: "
+                                        f"{shlex.join(argv)}\n" + tail_lines(log.text()))
+
+        return project_mod.installed_modules(serve, task_root, run)
+
     def _deploy_project(self, attempt: _Attempt, serve: ServeSpec, task_root: Path) -> str:
         attempt.kind = "project"
         attempt.meta["sandbox"] = self.sandbox.name
@@ -221,28 +251,9 @@ class Deployer:
         scratch = Path(tempfile.mkdtemp(prefix="asuka-deploy-"))
         attempt.cleanups.append(lambda: shutil.rmtree(scratch, ignore_errors=True))
         (scratch / "home").mkdir()
-
-        def run(argv: list[str], cwd: Path, writable: list[Path]) -> None:
-            log = LogBuffer()
-            proc = self.sandbox.spawn(argv, workspace=cwd, env=self._env(
-                scratch, network=True, npm_config_cache=str(writable[0] / ".npm"),
-                # never a browser download: specs and probes drive the system Chromium
-                PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1"), log=log,
-                network=True, writable=[scratch, *writable])
-            try:
-                code = proc.wait(max(self.timeouts.install, PROJECT_INSTALL_S))
-            finally:
-                proc.stop()
-            attempt.note(f"$ {shlex.join(argv)}  (in the project's dependency cache)\n"
-                         + log.text())
-            if code != 0:
-                what = "timed out" if code is None else f"failed (exit {code})"
-                raise ProjectSetupError(f"installing the project's dependencies {what}: "
-                                        f"{shlex.join(argv)}\n" + tail_lines(log.text()))
-
         libraries = task_root / serve.libraries if serve.libraries else None
         with _timed(attempt, "install"):
-            modules = project_mod.installed_modules(serve, task_root, run)
+            modules = self.install_project(serve, task_root, attempt.note)
         with _timed(attempt, "assemble"):
             home = project_mod.copy_project(project, libraries, scratch / "app", serve.source)
             shutil.copytree(attempt.workspace, home / serve.source, symlinks=True,

@@ -78,7 +78,7 @@ def installed_modules(spec: ServeSpec, task_root: Path, run: Runner) -> Path:
     project = task_root / spec.project
     libraries = task_root / spec.libraries if spec.libraries else None
     key = dependency_key(project, libraries, spec.command)
-    root = cache_root().parent / "projects" / f"{project.name}-{key}"
+    root = cache_root().parent / "projects" / f"{task_root.name}-{key}"
     modules = root / "project" / "node_modules"
     if (root / INSTALLED).is_file():
         return modules
@@ -106,6 +106,17 @@ def installed_modules(spec: ServeSpec, task_root: Path, run: Runner) -> Path:
         shutil.rmtree(root / ".npm", ignore_errors=True)
         (root / INSTALLED).write_text(json.dumps({"command": spec.command, "npx": missing}))
     return modules
+
+
+def node_headers() -> str | None:
+    """The running node's own headers (``<prefix>/include/node``), so that a native package
+    built from source (node-gyp, when its prebuilt binary cannot be downloaded) needs no
+    download of them either; None when this node has none."""
+    node = shutil.which("node")
+    if node is None:
+        return None
+    prefix = Path(node).resolve().parent.parent
+    return str(prefix) if (prefix / "include" / "node" / "common.gypi").is_file() else None
 
 
 def link_modules(modules: Path, into: Path) -> None:

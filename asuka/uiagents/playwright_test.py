@@ -4,8 +4,9 @@ the system Chromium) against the served app, and each criterion that names a tes
 test's outcome.
 
 The spec is the benchmark's, so it runs as the harness (not sandboxed), on a configuration of
-ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, Web-Bench's
-production timeouts (``IS_EVAL_PRODUCTION``: 30 s a test, 5 s an expectation). A spec of an
+ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, and the timeouts
+the project's own config sets under Web-Bench's ``IS_EVAL_PRODUCTION`` (Playwright's 30 s a
+test and 5 s an expectation where it sets none; ``project_timeouts``). A spec of an
 imported project runs inside the project as the repository lays it out (``assemble``): its
 ``test/`` with its helpers, its other files, the workspace libraries beside ``projects/``, the
 app being judged as its ``src/`` (``EVAL_PROJECT_ROOT``), and the npm packages its tests
@@ -17,6 +18,7 @@ list, is the harness's error, never the app's failure."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import re
@@ -27,10 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from asuka.benchmark.webbench import (
+    CONFIG_NAMES,
     WebBenchError,
     dependencies,
     library_folders,
     package_json,
+    read_playwright_config,
 )
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
 from asuka.probes._sanitize import clean
@@ -204,9 +208,10 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
         test_dir = assemble(spec, scratch, source, modules)
         report_path = scratch / "report.json"
         config = scratch / "playwright.config.cjs"
+        test_ms, expect_ms = await asyncio.to_thread(project_timeouts, project)
         config.write_text(CONFIG % {
             "dir": json.dumps(str(test_dir)), "match": json.dumps(spec.name),
-            "timeout": TEST_TIMEOUT_MS, "expect": EXPECT_TIMEOUT_MS,
+            "timeout": test_ms, "expect": expect_ms,
             "out": json.dumps(str(scratch / "out")),
             "report": json.dumps(str(report_path)), "url": json.dumps(base_url),
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
@@ -260,6 +265,28 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                           attempts=1, duration_s=round(time.monotonic() - t0, 3),
                           error=next((v.reason for v in verdicts if v.status == "error"), None),
                           evidence=Evidence())
+
+
+@functools.lru_cache(maxsize=256)
+def _config_timeouts(project: Path, _mtime: float) -> tuple[int, int]:
+    config = read_playwright_config(project)
+    test = config.get("timeout")
+    expect = (config.get("expect") or {}).get("timeout")
+    return (int(test) if isinstance(test, (int, float)) and test > 0 else TEST_TIMEOUT_MS,
+            int(expect) if isinstance(expect, (int, float)) and expect > 0
+            else EXPECT_TIMEOUT_MS)
+
+
+def project_timeouts(project: Path) -> tuple[int, int]:
+    """A test's and an expectation's timeout (ms) as the project's own Playwright config sets
+    them under ``IS_EVAL_PRODUCTION`` (Web-Bench's evaluator), else Playwright's defaults."""
+    config = next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
+    if config is None:
+        return TEST_TIMEOUT_MS, EXPECT_TIMEOUT_MS
+    try:
+        return _config_timeouts(project, config.stat().st_mtime)
+    except WebBenchError:
+        return TEST_TIMEOUT_MS, EXPECT_TIMEOUT_MS
 
 
 def _error(eval_task: EvalTask, reason: str, t0: float) -> EvalTaskResult:
