@@ -40,6 +40,16 @@ SNAPSHOT = """- heading "Maintenance desk" [level=1]
     ("Active", "Inactive", False),
     ("Not paused", "Paused", False),
     ("Roast: Light", "Light body, dark chocolate, roast to order", False),  # too far apart
+    # amounts and dates by value, whatever their format
+    ("$10.00", "Welcome: $10 off", True),
+    ("$10.00", "Welcome: $10.50 off", False),
+    ("2026-11-20", "Black Friday · 20 Nov – 30 Nov 2026 · 97 / 100 used", True),  # a range
+    ("2026-11-30", "Black Friday · 20 Nov – 30 Nov 2026", True),
+    ("2026-11-21", "Black Friday · 20 Nov – 30 Nov 2026", False),
+    ("2025-11-20", "Black Friday · 20 Nov – 30 Nov 2026", False),       # another year
+    ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 17 March 2026", True),
+    ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 24 March 2026", False),
+    ("Starts Nov 20, 2026", "starts 2026-11-20", True),
 ])
 def test_same_words(expected: str, observed: str, holds: bool) -> None:
     assert same_words(expected, observed) is holds
@@ -128,6 +138,16 @@ CHECKS = {
     "untitled": ([{"expect_count": {"role": "listitem", "count": 1,
                                     "within": {"role": "list", "name": "Coming up"}}}],
                  "not_found", "scripted"),
+    # a record shown as a card, found by its title (not by the notice or the button that
+    # mention it); its dates and amounts by value, whatever their format
+    "card": ([{"expect_text": {"role": "row", "name": "/Black Friday/", "value": "2026-11-20"}},
+              {"expect_text": {"role": "row", "name": "/Black Friday/", "value": "97 / 100"}},
+              {"expect_text": {"role": "row", "name": "/Black Friday/", "value": "$10.00"}}],
+             "pass", "relaxed"),
+    "card-date": ([{"expect_text": {"role": "row", "name": "/Black Friday/",
+                                    "value": "2026-11-21"}}], "fail", "relaxed"),
+    "card-other": ([{"expect_text": {"role": "row", "name": "/Summer sale/",
+                                     "value": "97 / 100"}}], "fail", "relaxed"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -98,6 +98,65 @@ def tokens(text: str) -> list[str]:
     return [_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
 
 
+_MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
+           "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DATE = re.compile(
+    r"(?<![\d-])(?P<iso>(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2}))(?![\d-])"
+    r"|(?<!\d)(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH.replace("(", "(?P<dm>", 1)
+    + r"(?:,?\s+(?P<dy>\d{4}))?(?!\w)"
+    r"|(?<!\w)" + _MONTH.replace("(", "(?P<mm>", 1)
+    + r"\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(?P<my>\d{4}))?(?!\w)")
+
+
+def _dates(folded: str) -> list[tuple[int, int, str]]:
+    """(start, end, yyyy-mm-dd) of each date in ``folded`` ("2026-11-20", "20 Nov 2026",
+    "Nov 20, 2026"); a date shown without its year takes the year of the next full date within
+    a few words (a range, "20 Nov – 30 Nov 2026"), else 0000."""
+    found = []
+    for m in _DATE.finditer(folded):
+        if m.group("iso"):
+            y, mo, d = int(m.group("iy")), int(m.group("im")), int(m.group("id"))
+        else:
+            month = m.group("dm") or m.group("mm")
+            y = int(m.group("dy") or m.group("my") or 0)
+            mo, d = _MONTHS[month[:3]], int(m.group("dd") or m.group("md"))
+        if 1 <= mo <= 12 and 1 <= d <= 31:
+            found.append([m.start(), m.end(), y, mo, d])
+    for i, f in enumerate(found):
+        if f[2] == 0 and i + 1 < len(found) and found[i + 1][2] \
+                and found[i + 1][0] - f[1] <= 12:
+            f[2] = found[i + 1][2]
+    return [(a, b, f"{y:04d}-{mo:02d}-{d:02d}") for a, b, y, mo, d in found]
+
+
+_WEEKDAYS = {full: full[:3] for full in ("monday", "tuesday", "wednesday", "thursday", "friday",
+                                         "saturday", "sunday")} | {"tues": "tue", "thurs": "thu",
+                                                                  "weds": "wed"}
+
+
+def _value(tok: str) -> str:
+    """A number by its value: "10.00" and "10" are the same amount, "2.50" and "2.5"."""
+    if _is_number(tok) and "." in tok and "-" not in tok:
+        tok = tok.rstrip("0").rstrip(".")
+    return tok
+
+
+def values(text: str) -> list[str]:
+    """``tokens`` as values, for comparing what a text states: each date one token
+    (yyyy-mm-dd, whatever its format), each number by its value."""
+    folded = _fold(text)
+    out: list[str] = []
+    last = 0
+    for start, end, iso in _dates(folded):
+        out += tokens(folded[last:start])
+        out.append(iso)
+        last = end
+    out += tokens(folded[last:])
+    return [_WEEKDAYS.get(t, _value(t)) for t in out]
+
+
 def _stem(tok: str) -> str:
     if tok[0].isdigit():
         return tok
@@ -159,10 +218,11 @@ def name_words(spec_value: str) -> list[list[str]]:
 
 def same_words(expected: str, observed: str, *, contains: bool = True) -> bool:
     """Does ``observed`` say ``expected`` in another form? Words in any order within a window
-    of the expected length plus two (the whole text when not ``contains``), every number
-    exact and in the same order."""
-    want = tokens(expected)
-    have = tokens(observed)
+    of the expected length plus two (the whole text when not ``contains``), every number and
+    date exact in value ("$10" is "$10.00", "20 Nov 2026" is "2026-11-20") and in the same
+    order."""
+    want = values(expected)
+    have = values(observed)
     if not want:
         return False
     if not contains:
@@ -182,8 +242,8 @@ def numbers_shown(expected: str, observed: str) -> bool:
     literal = regex_literal(expected) if is_regex(expected) else expected
     if literal is None:
         return False
-    want = _numbers(tokens(literal))
-    have = [t for t in tokens(observed) if _is_number(t)]
+    want = _numbers(values(literal))
+    have = [t for t in values(observed) if _is_number(t)]
     return bool(want) and _subsequence(want, have)
 
 

@@ -28,8 +28,9 @@ RECORD_ROLES = frozenset({"row", "article", "listitem", "region", "group", "opti
 MARK = "data-asuka-found"
 _COUNTER = itertools.count(1)
 
-# Elements showing ``name`` (normalised text, case-insensitive), each climbed to its record: the
-# first ancestor (or itself) that has a sibling of the same tag and says more than the name.
+# Elements showing ``name`` (normalised text, case-insensitive; those saying only the name, a
+# title, when there are any), each climbed to its record: the first ancestor (or itself) that
+# has a sibling alike (same tag, a class in common) and says more than the name.
 _RECORDS_JS = """([name, mark]) => {
   const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
   const want = norm(name);
@@ -47,12 +48,17 @@ _RECORDS_JS = """([name, mark]) => {
     if (Array.from(el.children).some(c => norm(c.innerText).includes(want))) continue;
     hits.push(el);
   }
-  for (const hit of hits.slice(0, 20)) {
+  // a title (an element saying just the name) over a mention inside a sentence or a button
+  const titles = hits.filter(h => norm(h.innerText) === want);
+  // alike: the same tag and a class in common (or neither has one), as a card among cards
+  const alike = (a, b) => a.tagName === b.tagName && ((!a.classList.length &&
+    !b.classList.length) || Array.from(a.classList).some(c => b.classList.contains(c)));
+  for (const hit of (titles.length ? titles : hits).slice(0, 20)) {
     let cur = hit;
     while (cur && cur !== document.body) {
       const p = cur.parentElement;
       if (!p) break;
-      const like = Array.from(p.children).filter(c => c !== cur && c.tagName === cur.tagName
+      const like = Array.from(p.children).filter(c => c !== cur && alike(c, cur)
         && norm(c.innerText).length > 0);
       if (like.length && norm(cur.innerText).length > want.length + 1) break;
       cur = p;
