@@ -39,6 +39,8 @@ async def prove(bench: Path, task_id: str, concurrency: int) -> dict:
                                            EvalSettings("full", 0.5, concurrency, 1))
     verdicts = [v for r in outcome.evaluation.results.values() for v in r.verdicts]
     total = sum(len(et.criteria) for et in bt.task.eval_tasks)
+    # a criterion with no verdict at all (its evaluation task errored before any) is an error
+    missing = total - len(verdicts)
     errors = [v for v in verdicts if v.status == "error"]
     failed = [v for v in verdicts if v.status not in ("pass", "error")]
     failing = [f"{cid}: {v.status}: {v.reason}" for cid, v in sorted(
@@ -46,8 +48,10 @@ async def prove(bench: Path, task_id: str, concurrency: int) -> dict:
     return {"deploy": "ok" if outcome.deploy.ok else f"failed: {outcome.deploy.error}"[:120],
             "failing": failing, "deploy_s": round(outcome.timings.get("deploy_s", 0), 1),
             "passed": sum(v.status == "pass" for v in verdicts), "total": total,
-            "errors": len(errors),
-            "note": (errors[0].reason if errors else failed[0].reason if failed else "")[:200]}
+            "errors": len(errors) + missing,
+            "note": (errors[0].reason if errors else failed[0].reason if failed else
+                     next((r.error for r in outcome.evaluation.results.values() if r.error), "")
+                     or (outcome.deploy.error or ""))[:200]}
 
 
 async def main() -> None:

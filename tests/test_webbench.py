@@ -32,6 +32,22 @@ def test_spec_titles_are_the_test_calls_only(tmp_path) -> None:
     assert titles_of(spec) == ["a", "b 'quoted'", "c"]
 
 
+def test_spec_packages_are_real_imports_only(tmp_path) -> None:
+    """A comment that reads like an import (``// Extract RGB values from "rgb(r, g, b)"``) and
+    a string that is no package name are not packages to install."""
+    from asuka.uiagents.playwright_test import spec_packages
+
+    project = tmp_path / "p"
+    (project / "test").mkdir(parents=True)
+    (project / "package.json").write_text('{"devDependencies": {"tinycolor2": "^1.6.0"}}')
+    (project / "test" / "a.spec.js").write_text(
+        "const tc = require('tinycolor2')\n"
+        "// Extract RGB values from \"rgb(r, g, b)\" format\n"
+        "/* import x from 'left-pad' */\n"
+        "const f = require('fs')\n")
+    assert spec_packages(project) == ["tinycolor2@^1.6.0"]
+
+
 def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
     from asuka.benchmark.loading import load_bench
 
@@ -61,6 +77,9 @@ def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
              for t in ("wb-tally", "wb-meter", "wb-guestbook")}
     assert serve["wb-tally"].command == "npx serve src -l {port}"
     assert serve["wb-meter"].command == "npx vite --port {port}"
+    # and what Web-Bench's evaluator does first: build (the script is there), copy the assets
+    assert (serve["wb-meter"].build, serve["wb-meter"].assets) == ("npm run build", "assets")
+    assert serve["wb-tally"].build is None  # its build script is empty
     assert serve["wb-guestbook"].command == (
         "npm run db -- src && npm run dev -- src {port}")
     assert serve["wb-guestbook"].env == {"DB_HOST": "src/test.db.json"}
@@ -180,9 +199,11 @@ def _eval(bench: Path, task: str, app_dir: Path, out: Path) -> str:
 @pytest.mark.timeout(900)
 def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
     """wb-meter's app is TypeScript under src/, runnable only through the project's Vite (an
-    ES-module config; vite from the npm registry): deployed with its webServer command, its
+    ES-module config; vite from the npm registry): deployed as Web-Bench's evaluator does (the
+    project's assets beside the app, `npm run build` first, then the webServer command), its
     dependencies installed once into the project cache and hard-linked into each deployment,
-    the reference passes all four tests and an app that lets the reading pass 100 fails one."""
+    the reference passes all five tests; an app that lets the reading pass 100 fails one; an
+    app that does not build fails the deploy (the app's failure)."""
     from asuka.benchmark.loading import load_bench
     from asuka.deploy import Deployer
 
@@ -195,20 +216,25 @@ def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
         assert first.ok, first.result.error
         assert first.result.kind == "project"
         assert first.result.meta["command"].startswith("npx vite --port ")
+        assert "build" in first.result.timings and "$ /bin/sh -c 'npm run build'" in \
+            first.result.log
         with urllib.request.urlopen(first.url + "main.ts") as r:  # compiled by the dev server
             script = r.read().decode()
         assert "const value: number" not in script and "Math.min(100" in script
     with deployer.deploy(reference, bt.task.serve, bt.root) as second:
         assert second.ok, second.result.error
         assert "$ npm install" not in second.result.log  # the cache, not the registry
-    assert "criteria passed 4/4, not found 0, errors 0" in _eval(
+    assert "criteria passed 5/5, not found 0, errors 0" in _eval(
         bench, "wb-meter", reference, tmp_path / "ev")
     broken = tmp_path / "broken"
     shutil.copytree(reference, broken)
     main = broken / "main.ts"
     main.write_text(main.read_text().replace("Math.min(100, value + 5)", "value + 5"))
-    assert "criteria passed 3/4, not found 0, errors 0" in _eval(
+    assert "criteria passed 4/5, not found 0, errors 0" in _eval(
         bench, "wb-meter", broken, tmp_path / "ev2")
+    (broken / "main.ts").write_text("const x: number = (\n")  # a syntax error: no build
+    with deployer.deploy(broken, bt.task.serve, bt.root) as failed:
+        assert not failed.ok and "build failed" in failed.result.error
 
 
 @pytest.mark.browser

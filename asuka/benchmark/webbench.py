@@ -106,12 +106,16 @@ class WebBenchError(ValueError):
     """A project that cannot be imported: which file, and why."""
 
 
+def without_comments(code: str) -> str:
+    """JavaScript source with its comments dropped (string literals kept whole)."""
+    return _STRING_OR_COMMENT.sub(lambda m: m.group(1) or "", code)
+
+
 def titles_of(spec: Path) -> list[str]:
     """The titles of a spec file's ``test(...)`` calls (not ``test.beforeEach`` and kin, not
     those commented out), in order, each once."""
     seen: list[str] = []
-    code = _STRING_OR_COMMENT.sub(lambda m: m.group(1) or "",
-                                  spec.read_text(encoding="utf-8"))
+    code = without_comments(spec.read_text(encoding="utf-8"))
     for m in TEST_CALL.finditer(code):
         title = m.group(2).replace(f"\\{m.group(1)}", m.group(1))
         if title not in seen:
@@ -316,12 +320,19 @@ def serve_spec(project: Path, config: dict) -> ServeSpec:
     def ported(value: object) -> str:
         return str(value).replace(PORT_PLACEHOLDER, "{port}")
 
+    scripts = (package_json(project / "package.json").get("scripts") or {}) if (
+        project / "package.json").is_file() else {}
     url = str(server.get("url") or config.get("baseURL") or "/")
     path = re.sub(r"^[a-z]+://[^/]+", "", url) or "/"
     timeout = server.get("timeout")
     return ServeSpec(project=PROJECT_DIR, libraries=LIBRARIES_DIR if (
         project / "package.json").is_file() else None,
         command=ported(server["command"]).strip(),
+        # what Web-Bench's evaluator runs before the tests: `npm run init`, `npm run build`
+        # (when the script is there and not empty), with the project's assets copied in
+        init="npm run init" if str(scripts.get("init") or "").strip() else None,
+        build="npm run build" if str(scripts.get("build") or "").strip() else None,
+        assets="assets" if (project / "assets").is_dir() else None,
         env={str(k): ported(v) for k, v in (server.get("env") or {}).items()},
         cwd=str(server.get("cwd") or "."), path=path,
         timeout_s=max(60.0, float(timeout) / 1000) if timeout else 60.0)

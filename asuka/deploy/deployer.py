@@ -7,6 +7,7 @@ running. The caller owns the returned ``Deployment`` and must ``stop()`` it (or 
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import tempfile
@@ -37,6 +38,9 @@ _PORT_FLAGS: dict[str, Callable[[int, str], list[str]]] = {
     "webpack": lambda p, h: ["--port", str(p), "--host", h],
     "webpack-dev-server": lambda p, h: ["--port", str(p), "--host", h],
 }
+# what npm and its install scripts print when a host cannot be reached
+_OFFLINE = re.compile(r"getaddrinfo (?:ENOTFOUND|EAI_AGAIN) [\w.-]+|connect ETIMEDOUT [\d.:]+"
+                      r"|connect ENETUNREACH [\d.:]+")
 # a project's dependencies (Angular, Next, Nuxt) take longer than an app's usual few
 PROJECT_INSTALL_S = 900.0
 # how long an app may listen elsewhere before the deployer stops waiting for it on $PORT
@@ -259,15 +263,34 @@ class Deployer:
             shutil.copytree(attempt.workspace, home / serve.source, symlinks=True,
                             ignore=lambda _d, names: [n for n in names if n == "node_modules"])
             project_mod.link_modules(modules, home)
+            if serve.assets and (project / serve.assets).is_dir() \
+                    and not (home / serve.source / "assets").exists():
+                # as Web-Bench's evaluator does: the project's assets beside the app's files
+                shutil.copytree(project / serve.assets, home / serve.source / "assets")
+        # the variables Web-Bench's evaluator sets, beside the task's own
+        common = {"EVAL_PROJECT_ROOT": str(home / serve.source), "EVAL": "true"}
+        if serve.init:  # the app's own environment (an install of its packages): the network
+            try:
+                self._run_step(attempt, scratch, "init", ["/bin/sh", "-c", serve.init],
+                               self.timeouts.install, network=True, cwd=home, env=common)
+            except DeployFailed as failure:
+                offline = _OFFLINE.search(str(failure))
+                if offline is None:
+                    raise
+                # a download the machine cannot make (a binary from a host other than the
+                # registry): the setting's limit, never the app's failure
+                raise ProjectSetupError(f"the project's init needs a download this machine "
+                                        f"cannot make ({offline.group(0)}): {failure}") from None
+        if serve.build:  # a build that fails is the app's failure, as in Web-Bench
+            self._run_step(attempt, scratch, "build", ["/bin/sh", "-c", serve.build],
+                           self.timeouts.build, cwd=home, env=common)
         lease = self.ports.lease()
         attempt.cleanups.append(lease.release)
         port = lease.port
         command = project_mod.fill_port(serve.command, port)
         env = {k: project_mod.fill_port(v, port) for k, v in serve.env.items()}
         attempt.meta.update(command=command, port=str(port))
-        # the variables Web-Bench's configs read, beside the task's own
-        env = {"PORT": str(port), "EVAL_PROJECT_PORT": str(port),
-               "EVAL_PROJECT_ROOT": serve.source, **env}
+        env = {"PORT": str(port), "EVAL_PROJECT_PORT": str(port), **common, **env}
         return self._launch(attempt, scratch, ["/bin/sh", "-c", command], home / serve.cwd,
                             port, env, serve.path, max(self.timeouts.start, serve.timeout_s),
                             "the project's serve command")
@@ -311,16 +334,17 @@ class Deployer:
                            self.timeouts.install, network=True)
 
     def _run_step(self, attempt: _Attempt, scratch: Path, step: str, argv: list[str],
-                  timeout: float, network: bool = False) -> None:
+                  timeout: float, network: bool = False, cwd: Path | None = None,
+                  env: dict[str, str] | None = None) -> None:
         command = shlex.join(argv)
         writable = [scratch] + ([self.npm_cache] if network and self.npm_cache else [])
         if network and self.npm_cache:
             self.npm_cache.mkdir(parents=True, exist_ok=True)
         log = LogBuffer()
         with _timed(attempt, step):
-            proc = self.sandbox.spawn(argv, workspace=attempt.workspace,
-                                      env=self._env(scratch, network=network), log=log,
-                                      network=network, writable=writable)
+            proc = self.sandbox.spawn(argv, workspace=cwd or attempt.workspace,
+                                      env=self._env(scratch, network=network, **(env or {})),
+                                      log=log, network=network, writable=writable)
             try:
                 code = proc.wait(timeout)
             finally:

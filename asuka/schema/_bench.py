@@ -139,15 +139,23 @@ class Feature(Strict):
 
 
 class ServeSpec(Strict):
-    """How a task's own project serves the app (a Web-Bench project's Playwright ``webServer``):
-    the workspace is put into ``source`` inside a copy of ``project``, the project's
-    dependencies are installed (once, cached), and ``command`` runs from ``cwd`` until the
-    server answers at ``path``. ``{port}`` in ``command`` and ``env`` is the port Asuka chose."""
+    """How a task's own project serves the app (a Web-Bench project's Playwright ``webServer``,
+    with the steps Web-Bench's evaluator runs first): the workspace is put into ``source``
+    inside a copy of ``project``, the project's dependencies are installed (once, cached),
+    ``init`` and ``build`` run, and ``command`` runs from ``cwd`` until the server answers at
+    ``path``. ``{port}`` in ``command`` and ``env`` is the port Asuka chose."""
 
     project: str                       # the task's folder holding the project's root files
     libraries: str | None = None       # its workspace libraries, ``file:../libraries/<name>``
     source: str = "src"                # where the workspace goes, inside the project
     command: str = Field(min_length=1)
+    # run before it, in the project: ``init`` (the app's environment, with the network) and
+    # ``build`` (a failed build is the app's failure)
+    init: str | None = None
+    build: str | None = None
+    # a folder of the project put beside the app's files (``<source>/assets``), unless the app
+    # has its own
+    assets: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
     cwd: str = "."                     # relative to the project
     path: str = "/"                    # the page the server must answer on

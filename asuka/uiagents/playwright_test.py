@@ -35,7 +35,9 @@ from asuka.benchmark.webbench import (
     library_folders,
     package_json,
     read_playwright_config,
+    without_comments,
 )
+from asuka.errors import SetupError
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
 from asuka.probes._sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
@@ -78,6 +80,7 @@ def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
 
 IMPORTED = re.compile(r"""(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)"""
                       r"""|\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]""", re.M)
+NPM_NAME = re.compile(r"(?:@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*")
 SOURCE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 HARNESS_PACKAGES = frozenset({"@playwright/test", "playwright", "playwright-core"})
 PROJECT_LEFT_OUT = frozenset({"src", "node_modules"})
@@ -89,6 +92,8 @@ def package_of(specifier: str) -> str | None:
         return None
     parts = specifier.split("/")
     name = "/".join(parts[:2]) if specifier.startswith("@") else parts[0]
+    if not NPM_NAME.fullmatch(name):  # a string that only looks like an import
+        return None
     return None if name in _builtins() else name
 
 
@@ -130,7 +135,8 @@ def spec_packages(project: Path) -> list[str]:
         for path in root.rglob("*") if root.is_dir() else []:
             if path.suffix not in SOURCE_SUFFIXES or "node_modules" in path.parts:
                 continue
-            for m in IMPORTED.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            code = without_comments(path.read_text(encoding="utf-8", errors="replace"))
+            for m in IMPORTED.finditer(code):
                 name = package_of(next(g for g in m.groups() if g))
                 if name and name not in HARNESS_PACKAGES and name not in libraries:
                     found.add(name)
@@ -176,6 +182,9 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
     if source is not None:  # a copy too: what src/ imports from ../ is the project's
         shutil.copytree(source, home / "src", symlinks=True,
                         ignore=lambda _d, names: [n for n in names if n == "node_modules"])
+        if (project / "assets").is_dir() and not (home / "src" / "assets").exists():
+            # as Web-Bench's evaluator does, and the deploy (ServeSpec.assets)
+            shutil.copytree(project / "assets", home / "src" / "assets")
     node_modules = run / "node_modules"
     node_modules.mkdir()
     libraries = libraries_of(project)
@@ -202,7 +211,10 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
     except WebBenchError as exc:  # the imported project's files, never the app's failure
         return _error(eval_task, f"the spec's project cannot be read: {exc}", t0)
     if wanted:
-        modules.append(await asyncio.to_thread(ensure_packages, wanted))
+        try:
+            modules.append(await asyncio.to_thread(ensure_packages, wanted))
+        except SetupError as exc:  # the harness's packages, never the app's failure
+            return _error(eval_task, f"the spec's npm packages cannot be installed: {exc}", t0)
     scratch = Path(tempfile.mkdtemp(prefix="asuka-pwtest-"))
     try:
         test_dir = assemble(spec, scratch, source, modules)
