@@ -148,6 +148,11 @@ CHECKS = {
                                     "value": "2026-11-21"}}], "fail", "relaxed"),
     "card-other": ([{"expect_text": {"role": "row", "name": "/Summer sale/",
                                      "value": "97 / 100"}}], "fail", "relaxed"),
+    # a field that shows once the one control saying it opens it is used ("+ Log hours");
+    # a link that shares a word but opens nothing ("Cost report") is not clicked for "Cost"
+    "reveal": ([{"set": {"label": "Hours", "value": "1.5"}},
+                {"expect_value": {"css": "#hours", "value": "1.5"}}], "pass", "adapted"),
+    "no-reveal": ([{"set": {"label": "Cost", "value": "3"}}], "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -272,7 +272,9 @@ def project_class(c: CellData) -> str:
     if c.bt is None:
         return "standards"
     root = Path(c.bt.root)
-    for folder in (root / "webbench", root / (c.bt.task.reference or "reference")):
+    serve = c.bt.task.serve
+    for folder in ((root / serve.project) if serve else root / "webbench",
+                   root / (c.bt.task.reference or "reference")):
         if (folder / "package.json").is_file():
             return classify(folder)[0]
     return "standards"

@@ -5,7 +5,8 @@ then grounds what is still a miss):
 
 1. **adapted**: an action whose widget is missing or of another kind (``fill`` on a month +
    year pair, ``select`` where the app has radios or segmented buttons, ``check`` on a switch)
-   is carried out as its intent (``asuka.uiagents.adapt``);
+   is carried out as its intent (``asuka.uiagents.adapt``), after opening what holds the field
+   when one control says it opens it ("+ Log hours" over an hours field: ``structure.reveal``);
 2. **relaxed** locator: a locator that matched nothing is looked up again among the page's
    elements of the same role family with a normalised name, or a missing scope taken as the
    page's only container of its kind (``asuka.uiagents.relax``); the step is run again with it
@@ -41,6 +42,7 @@ from asuka.uiagents.relax import (
 
 RUNGS = ("relaxed", "adapted")
 ADAPTABLE = {"fill": "set", "select": "choose", "check": "turn_on", "uncheck": "turn_off"}
+INTENT_OPS = frozenset(ADAPTABLE.values())
 PRESENCE_OPS = frozenset({"expect_visible", "expect_count"})
 ACTION_OPS = frozenset({"click", "dblclick", "hover"})
 _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a checkbox",
@@ -65,6 +67,30 @@ async def intent(ctx: StepContext, op: str, spec: Locator, params: dict[str, Any
     if op == "choose":
         return await adapt.choose(ctx, spec, params.get("option"))
     return await adapt.turn(ctx, spec, op == "turn_on")
+
+
+async def _reveal_then(ctx: StepContext, step: CheckStep) -> Rescue | None:
+    """A field that is not on the page until something opens it: click the one control that
+    opens it (``structure.reveal``), then carry the step out as its intent."""
+    hit = await structure.reveal(ctx, step.locator)
+    if hit is None:
+        return None
+    opener, note = hit
+    try:
+        await build_locator(ctx.page, opener).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+        await ctx.page.wait_for_timeout(150)  # the opened part renders
+        taken = await intent(ctx, ADAPTABLE.get(step.op, step.op), step.locator, step.params)
+    except (adapt.NotAdapted, PWError):
+        return None
+    return Rescue("adapted", f"{note}, then {taken}")
+
+
+async def _modal_open(ctx: StepContext) -> bool:
+    try:
+        return await ctx.page.locator(
+            "dialog[open]:visible, [role=dialog][aria-modal=true]:visible").count() > 0
+    except PWError:
+        return False
 
 
 async def _snapshot(ctx: StepContext) -> str | None:
@@ -107,7 +133,11 @@ async def _lone_form(ctx: StepContext, scope: Locator) -> Relaxed | None:
 async def _structural(ctx: StepContext, spec: Locator, *, action: bool) -> Relaxed | None:
     """A record by the name it shows, a form (a list, a table, a section) by its heading, a
     control by its exact text."""
-    for finder in (structure.record, structure.form_by_heading, structure.titled):
+    # a panel is the section its heading titles before it is a record among records
+    finders = ((structure.titled, structure.record, structure.form_by_heading)
+               if spec.role in structure.PANEL_ROLES else
+               (structure.record, structure.form_by_heading, structure.titled))
+    for finder in finders:
         hit = await finder(ctx, spec)
         if hit is not None:
             return Relaxed(*hit)
@@ -182,6 +212,18 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed) -> Rescue |
                 pass
             else:
                 return Rescue("adapted", taken)
+        if step.op == "click" and step.locator.role == "button" and not miss and (
+                "intercepts pointer events" in exc.detail or await _modal_open(ctx)):
+            # the button named is behind an open dialog (the one that opened it): what the
+            # check means is the dialog's own submit, the form the check was filling
+            hit = await structure.submit_button(ctx)
+            if hit is not None:
+                r = Relaxed(*hit)
+                return Rescue("relaxed", r.note, step.model_copy(update={"locator": r.locator}))
+        fillable = step.op in ADAPTABLE or step.op in INTENT_OPS
+        if not miss and fillable and "not visible" in exc.detail:
+            # the field is there but hidden until something opens it
+            return await _reveal_then(ctx, step)
         if miss:
             r = await relaxed_locator(ctx, step.locator, presence=step.op in PRESENCE_OPS,
                                       action=step.op in ACTION_OPS)
@@ -190,6 +232,8 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed) -> Rescue |
                 r = Relaxed(*hit) if hit is not None else None
             if r is not None:
                 return Rescue("relaxed", r.note, step.model_copy(update={"locator": r.locator}))
+            if fillable:  # last: it clicks
+                return await _reveal_then(ctx, step)
             return None
         value = as_text(step.params.get("value"))
         if is_regex(value):

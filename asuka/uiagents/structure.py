@@ -20,18 +20,20 @@ from playwright.async_api import Error as PWError
 
 from asuka.schema import Locator, is_regex
 from asuka.uiagents.locate import StepContext, build_locator
-from asuka.uiagents.relax import regex_literal, score, words
+from asuka.uiagents.relax import STOP_WORDS, regex_literal, score, words
 
 # roles whose name is usually a title shown inside them (a record among its like)
 RECORD_ROLES = frozenset({"row", "article", "listitem", "region", "group", "option",
                           "gridcell", "cell", "treeitem"})
 MARK = "data-asuka-found"
+# roles of a panel (a detail view, a side bar, a dialog) rather than a record among its like
+PANEL_ROLES = frozenset({"region", "complementary", "dialog"})
 _COUNTER = itertools.count(1)
 
 # Elements showing ``name`` (normalised text, case-insensitive; those saying only the name, a
 # title, when there are any), each climbed to its record: the first ancestor (or itself) that
 # has a sibling alike (same tag, a class in common) and says more than the name.
-_RECORDS_JS = """([name, mark]) => {
+_RECORDS_JS = """([name, mark, panel]) => {
   const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
   const want = norm(name);
   const seen = new Set(); const out = [];
@@ -54,15 +56,19 @@ _RECORDS_JS = """([name, mark]) => {
   const alike = (a, b) => a.tagName === b.tagName && ((!a.classList.length &&
     !b.classList.length) || Array.from(a.classList).some(c => b.classList.contains(c)));
   for (const hit of (titles.length ? titles : hits).slice(0, 20)) {
-    let cur = hit;
+    let cur = hit, top = hit;
     while (cur && cur !== document.body) {
       const p = cur.parentElement;
       if (!p) break;
       const like = Array.from(p.children).filter(c => c !== cur && alike(c, cur)
         && norm(c.innerText).length > 0);
       if (like.length && norm(cur.innerText).length > want.length + 1) break;
+      if (p !== document.body && p.tagName !== 'MAIN') top = p;
       cur = p;
     }
+    // a panel that is one of a kind (a detail view showing the record's id): the outermost
+    // element holding it inside the page's main part
+    if (panel && (!cur || cur === document.body || cur.tagName === 'MAIN')) cur = top;
     if (!cur || cur === document.body || seen.has(cur)) continue;
     seen.add(cur); out.push(cur);
   }
@@ -93,7 +99,7 @@ _FORMS_JS = """() => {
 # The one container of a kind (a list, a table, a section) that a visible heading saying the
 # name titles: the first such element after the heading inside the heading's parent, or, for a
 # section, the heading's parent itself when it holds more than the heading.
-_TITLED_JS = """([name, kind, mark]) => {
+_TITLED_JS = """([name, kind, mark, contains]) => {
   const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase()
     .replace(/[^\\p{L}\\p{N} ]/gu, '').trim();
   const want = norm(name);
@@ -103,7 +109,9 @@ _TITLED_JS = """([name, kind, mark]) => {
                grid: 'table,[role=table],[role=grid]'}[kind];
   const heads = Array.from(document.querySelectorAll(
     'h1,h2,h3,h4,h5,h6,[role=heading],caption,legend,summary')).filter(h =>
-    visible(h) && norm(h.innerText) === want);
+    visible(h) && (contains ? norm(h.innerText).includes(want) : norm(h.innerText) === want));
+  const level = h => { const m = /^H(\\d)$/.exec(h.tagName);
+    return m ? +m[1] : +(h.getAttribute('aria-level') || 2); };
   const out = new Set();
   for (const h of heads.slice(0, 10)) {
     if (h.tagName === 'CAPTION' && sel && h.parentElement.matches(sel)) {
@@ -115,8 +123,17 @@ _TITLED_JS = """([name, kind, mark]) => {
         (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) &&
         !el.parentElement.closest(sel));
       if (after.length) out.add(after[0]);
-    } else if (norm(parent.innerText).length > want.length && parent !== document.body) {
-      out.add(parent);
+    } else {
+      // the largest ancestor that holds no other heading of its level or above: the section
+      // this heading titles (a detail panel, not just the header row around the heading)
+      let sec = parent, best = null;
+      while (sec && sec !== document.body) {
+        const rivals = Array.from(sec.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]'))
+          .filter(x => x !== h && visible(x) && level(x) <= level(h));
+        if (rivals.length) break;
+        best = sec; sec = sec.parentElement;
+      }
+      if (best && norm(best.innerText).length > want.length) out.add(best);
     }
   }
   if (out.size !== 1) return out.size;
@@ -124,7 +141,7 @@ _TITLED_JS = """([name, kind, mark]) => {
   if (!el.hasAttribute(mark[0])) el.setAttribute(mark[0], mark[1]);
   return 'found:' + el.getAttribute(mark[0]);
 }"""
-TITLED_ROLES = frozenset({"list", "table", "grid", "region", "complementary"})
+TITLED_ROLES = frozenset({"list", "table", "grid", "region", "complementary", "dialog"})
 
 # The one submit button of the form holding the focused field (the field a check just filled).
 _SUBMIT_JS = """(mark) => {
@@ -163,7 +180,8 @@ async def record(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
     if not name or not name.strip():
         return None
     try:
-        answer = await ctx.page.evaluate(_RECORDS_JS, [name, [MARK, str(next(_COUNTER))]])
+        answer = await ctx.page.evaluate(_RECORDS_JS, [name, [MARK, str(next(_COUNTER))],
+                                                       spec.role in PANEL_ROLES])
     except PWError:
         return None
     loc = _marked(answer)
@@ -200,8 +218,11 @@ async def titled(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
     if not name or not name.strip():
         return None
     kind = spec.role if spec.role in ("list", "table", "grid") else "section"
+    # a name written as a pattern (/WO-1002/) is contained in the heading ("WO-1002 · Apt 1A")
+    contains = is_regex(spec.name)
     try:
-        answer = await ctx.page.evaluate(_TITLED_JS, [name, kind, [MARK, str(next(_COUNTER))]])
+        answer = await ctx.page.evaluate(_TITLED_JS, [name, kind, [MARK, str(next(_COUNTER))],
+                                                      contains])
     except PWError:
         return None
     loc = _marked(answer)
@@ -218,6 +239,51 @@ async def submit_button(ctx: StepContext) -> tuple[Locator, str] | None:
     if loc is None:
         return None
     return loc, f"the form's only submit button {answer.split(':', 2)[2]!r}"
+
+
+# Every visible control that opens something: a button or link whose name starts with "+" or a
+# verb of opening, ends with an ellipsis, or that says it expands or pops up.
+_OPENERS_JS = """(mark) => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const els = Array.from(document.querySelectorAll(
+    'button, a[href], [role=button], [role=link], summary')).filter(visible);
+  return els.map((el, i) => {
+    const name = (el.getAttribute('aria-label') || el.innerText || el.textContent || '').trim();
+    const opens = el.getAttribute('aria-expanded') === 'false' || el.hasAttribute('aria-haspopup')
+      || el.tagName === 'SUMMARY';
+    el.setAttribute(mark[0], mark[1] + '-' + i);
+    return [mark[1] + '-' + i, name.slice(0, 80), opens];
+  });
+}"""
+REVEAL_VERBS = frozenset({"add", "new", "log", "edit", "change", "open", "show", "enter",
+                          "record", "create", "write", "set", "choose", "pick", "select"})
+
+
+async def reveal(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
+    """The one control that opens what holds the field ``spec`` names and is not on the page
+    (a "+ Log hours" button over an hours field, an "Add part…" link over a part's name): a
+    button or link that says it opens something and shares a word with the field's label."""
+    label = _name_text(spec.label or spec.name or spec.placeholder)
+    wanted = {w for w in words(label or "") if w not in STOP_WORDS and not w[0].isdigit()}
+    if not wanted:
+        return None
+    try:
+        found = await ctx.page.evaluate(_OPENERS_JS, [MARK, str(next(_COUNTER))])
+    except PWError:
+        return None
+    hits = []
+    for mark, name, opens in found:
+        said = words(name)
+        if not said or not wanted & set(said):
+            continue
+        stripped = name.strip()
+        if opens or stripped.startswith("+") or stripped.endswith(("…", "...")) \
+                or said[0] in REVEAL_VERBS:
+            hits.append((mark, name))
+    if len(hits) != 1:
+        return None
+    mark, name = hits[0]
+    return Locator(css=f'[{MARK}="{mark}"]'), f"opened {name!r} to show the field"
 
 
 async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
