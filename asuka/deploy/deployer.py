@@ -240,7 +240,8 @@ class Deployer:
             if code != 0:
                 what = "timed out" if code is None else f"failed (exit {code})"
                 raise ProjectSetupError(f"installing the project's dependencies {what}: "
-                                        f"{shlex.join(argv)}\n" + tail_lines(log.text()))
+                                        f"{shlex.join(argv)}\n" + tail_lines(log.text()),
+                                        log=log.text())
 
         return project_mod.installed_modules(serve, task_root, run)
 

@@ -35,6 +35,10 @@ _NPX = re.compile(r"(?:^|[;&|]\s*|\s)npx\s+(?:--yes\s+|-y\s+)?([@\w][\w./@-]*)")
 class ProjectSetupError(SetupError):
     """The project's own dependencies could not be installed: never the app's failure."""
 
+    def __init__(self, message: str, log: str = "") -> None:
+        super().__init__(message)
+        self.log = log or message
+
 
 def npx_tools(command: str) -> list[str]:
     """Packages the command runs through ``npx`` (its first word after npx)."""
@@ -98,7 +102,15 @@ def installed_modules(spec: ServeSpec, task_root: Path, run: Runner) -> Path:
                             ignore=lambda _d, names: [n for n in names if n in LEFT_OUT])
         base = ["npm", "install", "--no-audit", "--no-fund", "--cache", str(root / ".npm")]
         if (root / "project" / "package.json").is_file():
-            run(base, root / "project", [root])
+            try:
+                run(base, root / "project", [root])
+            except ProjectSetupError as exc:
+                if "ERESOLVE" not in exc.log:
+                    raise
+                # a peer-dependency conflict npm refuses and the repository's own package
+                # manager (pnpm) accepts
+                base.append("--legacy-peer-deps")
+                run(base, root / "project", [root])
         missing = [t for t in npx_tools(spec.command)
                    if not (modules / ".bin" / t.rsplit("/", 1)[-1]).exists()]
         if missing:  # a tool the command fetches with npx: installed beside, not saved
