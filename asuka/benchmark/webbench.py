@@ -268,11 +268,16 @@ def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
         (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
 
 
+def config_file(project: Path) -> Path | None:
+    """The project's Playwright config file, if it has one."""
+    return next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
+
+
 def read_playwright_config(project: Path, timeout_s: float = 30) -> dict:
     """The project's Playwright config, evaluated by node as Web-Bench's evaluator sees it
     (``IS_EVAL_PRODUCTION``, ``EVAL_PROJECT_ROOT=src``, the port ``PORT_PLACEHOLDER``); paths
     into the project come back relative to it (``./assets``)."""
-    config = next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
+    config = config_file(project)
     if config is None:
         raise WebBenchError(f"{project}: no Playwright config ({', '.join(CONFIG_NAMES)})")
     if config.suffix == ".ts":

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from asuka.benchmark.webbench import (
-    CONFIG_NAMES,
     WebBenchError,
+    config_file,
     dependencies,
     library_folders,
     package_json,
@@ -292,7 +292,7 @@ def _config_timeouts(project: Path, _mtime: float) -> tuple[int, int]:
 def project_timeouts(project: Path) -> tuple[int, int]:
     """A test's and an expectation's timeout (ms) as the project's own Playwright config sets
     them under ``IS_EVAL_PRODUCTION`` (Web-Bench's evaluator), else Playwright's defaults."""
-    config = next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
+    config = config_file(project)
     if config is None:
         return TEST_TIMEOUT_MS, EXPECT_TIMEOUT_MS
     try:
