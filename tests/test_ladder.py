@@ -153,6 +153,39 @@ CHECKS = {
     "reveal": ([{"set": {"label": "Hours", "value": "1.5"}},
                 {"expect_value": {"css": "#hours", "value": "1.5"}}], "pass", "adapted"),
     "no-reveal": ([{"set": {"label": "Cost", "value": "3"}}], "not_found", "scripted"),
+    # a date for a group named like the field: its one date input, not a quick-pick button
+    "group-date": ([{"set": {"label": "First delivery", "value": "2026-03-17"}},
+                    {"expect_value": {"css": "#delivery", "value": "2026-03-17"}}],
+                   "pass", "scripted"),
+    # a field the page names otherwise, found by what its own name attribute says; a name
+    # two fields hold ("memo") is ambiguous and stays a miss
+    "by-attribute": ([{"fill": {"label": "Value", "value": "30"}},
+                      {"fill": {"label": "Campaign name", "value": "Cyber Monday"}},
+                      {"expect_value": {"css": "[name=value]", "value": "30"}}],
+                     "pass", "adapted"),
+    "attribute-ambiguous": ([{"fill": {"label": "Memo", "value": "x"}}], "not_found",
+                            "scripted"),
+    # an action that asks first: the check's next expectation waits for the answer the
+    # click asked for; a check naming the dialog's buttons in its own words finds them
+    "confirm": ([{"click": {"role": "button", "name": "Pause", "exact": True}},
+                 {"expect_text": {"css": "#sub-status", "value": "Paused"}}],
+                "pass", "adapted"),
+    "confirm-named": ([{"click": {"role": "button", "name": "Cancel subscription"}},
+                       {"click": {"role": "button", "name": "Confirm cancellation"}},
+                       {"expect_text": {"css": "#sub-status", "value": "Cancelled"}}],
+                      "pass", "relaxed"),
+    "keep-named": ([{"click": {"role": "button", "name": "Cancel subscription"}},
+                    {"click": {"role": "button", "name": "Keep subscription"}},
+                    {"expect_text": {"css": "#sub-status", "value": "Active"}}],
+                   "pass", "relaxed"),
+    # an option in the dialog a button opens, the dialog's only checkbox
+    "dialog-option": ([{"turn_on": {"label": "Verified with tenant"}},
+                       {"click": {"role": "button", "name": "Close order"}},
+                       {"expect_text": {"css": "#sub-status", "value": "Closed"}}],
+                      "pass", "adapted"),
+    # an exact name's own form is its value: "full_name" is not "Full Name"
+    "exact-case": ([{"expect_visible": {"role": "heading", "name": "Full Name",
+                                        "exact": True}}], "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

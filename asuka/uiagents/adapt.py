@@ -36,6 +36,7 @@ from asuka.uiagents import structure
 from asuka.uiagents.locate import StepContext, as_text, build_locator
 from asuka.uiagents.relax import (
     LABELLED_ROLES,
+    STOP_WORDS,
     best,
     name_words,
     parse_snapshot,
@@ -173,6 +174,118 @@ async def _fill_control(target: PWLocator, value: str, ms: float) -> str:
     raise NotAdapted(f"the control is a <{tag}>, which takes no typed value")
 
 
+_FILLABLE = ("input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset])"
+             ":not([type=image]):not([type=file]):not([type=checkbox]):not([type=radio]),"
+             " select, textarea")
+_CONTROLS_JS = """els => els.map(el => { const r = el.getBoundingClientRect();
+  const words = s => (s || '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+    .split(/[^a-z0-9]+/).filter(Boolean);
+  return {visible: r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden',
+          type: el.tagName === 'INPUT' ? (el.getAttribute('type') || 'text').toLowerCase()
+                : el.tagName.toLowerCase(),
+          attr: [words(el.getAttribute('name')), words(el.id)]}; })"""
+_CONTAINER_TAGS = frozenset({"fieldset", "div", "section", "dialog", "form", "article", "li",
+                             "details", "aside"})
+
+
+def _value_type(value: str) -> str | None:
+    """The input type a value is written for: an ISO date, a year-month, a number."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return "date"
+    if re.fullmatch(r"\d{4}-\d{2}", value):
+        return "month"
+    if re.fullmatch(r"-?[\d,]*\.?\d+", value):
+        return "number"
+    return None
+
+
+async def _controls(box: PWLocator) -> tuple[PWLocator, list[dict[str, Any]]]:
+    loc = box.locator(_FILLABLE)
+    try:
+        return loc, await loc.evaluate_all(_CONTROLS_JS)
+    except PWError:
+        return loc, []
+
+
+async def _inner_control(box: PWLocator, value: str) -> PWLocator | None:
+    """The one control inside a group named like the field (a fieldset "First delivery" with
+    an ``<input type=date>``, a dialog "Fill empty cells" with one text box) that takes
+    ``value``: the only visible one, else the only one of the value's own type."""
+    loc, kinds = await _controls(box)
+    shown = [i for i, k in enumerate(kinds) if k["visible"]]
+    if len(shown) == 1:
+        return loc.nth(shown[0])
+    want = _value_type(value)
+    typed = [i for i in shown if want is not None and kinds[i]["type"] == want]
+    return loc.nth(typed[0]) if len(typed) == 1 else None
+
+
+async def _by_attribute(ctx: StepContext, name: str, root: Any) -> tuple[PWLocator, str] | None:
+    """A field without a label of that name whose ``name`` or ``id`` says it ("Title" for
+    ``<input name="title">``, "Cost" for ``unitCost``): the unique visible control whose
+    attribute's words are the name's, else the unique one whose attribute holds them all."""
+    want = [t for t in re.findall(r"[a-z0-9]+", name.casefold())]
+    if not want or len(want) > 3:
+        return None
+    loc, kinds = await _controls(root if root is not None else ctx.page.locator("body"))
+    shown = [(i, k) for i, k in enumerate(kinds) if k["visible"]]
+    for test in (lambda a: a == want, lambda a: all(w in a for w in want)):
+        hits = [i for i, k in shown if any(a and test(a) for a in k["attr"])]
+        if len(hits) == 1:
+            k = kinds[hits[0]]
+            said = " ".join(next(a for a in k["attr"] if a and test(a)))
+            return loc.nth(hits[0]), f"the field its page calls {said!r}"
+        if hits:
+            return None
+    return None
+
+
+async def _dialog_about(ctx: StepContext, name: str) -> tuple[PWLocator, str] | None:
+    """The open modal dialog about the field: its title shares a word with the field's name
+    ("Fill empty cells in phone" for "Fill value", "Tenant sign-off" for "Verified with
+    tenant")."""
+    try:
+        dialogs = ctx.page.locator("dialog[open], [role=dialog], [role=alertdialog]")
+        shown = [i for i in range(min(await dialogs.count(), 5))
+                 if await dialogs.nth(i).is_visible()]
+        if len(shown) != 1:
+            return None
+        box = dialogs.nth(shown[0])
+        title = await box.evaluate(
+            "el => (el.getAttribute('aria-label') || (el.querySelector('h1,h2,h3,h4,legend,"
+            "[role=heading]') || {}).textContent || '')", timeout=SNAPSHOT_TIMEOUT_MS)
+    except PWError:
+        return None
+    wanted = set(words(name)) - STOP_WORDS
+    if not wanted or not wanted & set(words(title)):
+        return None
+    return box, " ".join(title.split())[:60]
+
+
+async def _dialog_field(ctx: StepContext, name: str, value: str) -> tuple[PWLocator, str] | None:
+    """The one control of the dialog about the field that takes the value."""
+    about = await _dialog_about(ctx, name)
+    if about is None:
+        return None
+    inner = await _inner_control(about[0], value)
+    return (inner, f"the only field of the dialog {about[1]!r}") if inner is not None else None
+
+
+async def _dialog_checkbox(ctx: StepContext, name: str) -> tuple[PWLocator, str] | None:
+    """The one checkbox or switch of the dialog about the option."""
+    about = await _dialog_about(ctx, name)
+    if about is None:
+        return None
+    boxes = about[0].locator("input[type=checkbox], [role=checkbox], [role=switch]")
+    try:
+        shown = [i for i in range(min(await boxes.count(), 10)) if await boxes.nth(i).is_visible()]
+    except PWError:
+        return None
+    if len(shown) != 1:
+        return None
+    return boxes.nth(shown[0]), f"the only checkbox of the dialog {about[1]!r}"
+
+
 async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
     """Set the field ``spec`` names to ``value`` on whatever widget the page has."""
     text = as_text(value)
@@ -180,7 +293,21 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
     root = await _scope(ctx, spec)
     snapshot = await _snapshot(ctx, root)
     target = await _resolve(ctx, spec, snapshot, LABELLED_ROLES, root)
+    note = ""
+    if target is not None and (await _kind(target, ms))["tag"] in _CONTAINER_TAGS:
+        # a group named like the field (a fieldset with its legend): the control inside it
+        inner = await _inner_control(target, text)
+        if inner is not None:
+            target, note = inner, "in the group named like the field, "
+    name = _field_name(spec)
+    if target is None and name:
+        hit = (await _by_attribute(ctx, name, root)
+               or await _dialog_field(ctx, name, text))
+        if hit is not None:
+            target, note = hit[0], hit[1] + ", "
     if target is not None:
+        if note:
+            return note + await _fill_control(target, text, ms)
         try:
             return await _fill_control(target, text, ms)
         except NotAdapted:
@@ -280,15 +407,21 @@ async def turn(ctx: StepContext, spec: Locator, on: bool) -> str:
     snapshot = await _snapshot(ctx, root)
     target = await _resolve(ctx, spec, snapshot,
                             frozenset({"checkbox", "switch", "menuitemcheckbox", "button"}), root)
+    note = ""
+    name = _field_name(spec)
+    if target is None and name:
+        hit = await _dialog_checkbox(ctx, name)
+        if hit is not None:
+            target, note = hit[0], hit[1] + ": "
     if target is None:
         raise NotAdapted("no such option on the page")
     kind = await _kind(target, ms)
     if kind["tag"] == "input" and kind["type"] in ("checkbox", "radio"):
         await target.set_checked(on, timeout=ms)
-        return f"{'checked' if on else 'unchecked'} a checkbox"
+        return f"{note}{'checked' if on else 'unchecked'} a checkbox"
     state = kind["pressed"] if kind["pressed"] is not None else kind["checked"]
     if state not in ("true", "false"):
         raise NotAdapted("the control does not say whether it is on")
     if (state == "true") != on:
         await target.click(timeout=ms)
-    return f"turned a {kind['role'] or kind['tag']} {'on' if on else 'off'}"
+    return f"{note}turned a {kind['role'] or kind['tag']} {'on' if on else 'off'}"

@@ -199,12 +199,49 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
     return Relaxed(candidate, ", ".join(notes))
 
 
-async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed) -> Rescue | None:
-    """What the ladder takes instead of the step that failed with ``exc``, or None."""
+async def _confirm(ctx: StepContext, previous: CheckStep | None) -> Rescue | None:
+    """The click before opened a confirmation dialog ("Pause SUB-1001?") the check did not
+    expect: answer it as the click asked (its button "Pause deliveries", or "Yes"), then check
+    again."""
+    if previous is None or previous.op not in ACTION_OPS or previous.locator is None:
+        return None
+    try:  # a click inside the dialog (its own submit) opened nothing to answer
+        inside = await build_locator(ctx.page, previous.locator).first.evaluate(
+            "el => !!el.closest('dialog[open], [role=dialog], [role=alertdialog]')",
+            timeout=1000)
+    except PWError:
+        inside = False  # gone with what it opened
+    if inside:
+        return None
+    opener = structure.name_text(previous.locator)
+    hit = await structure.confirmation(ctx, opener)
+    if hit is None:
+        return None
+    await build_locator(ctx.page, hit[0]).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+    await ctx.page.wait_for_timeout(150)  # the confirmed change renders
+    return Rescue("adapted", f"confirmed {opener!r} with {hit[1]}")
+
+
+async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
+                 previous: CheckStep | None = None) -> Rescue | None:
+    """What the ladder takes instead of the step that failed with ``exc`` (``previous``: the
+    step before it), or None."""
     if step.locator is None:
         return None
     miss = isinstance(exc, LocatorMiss)
     try:
+        if step.op.startswith("expect_") and await _modal_open(ctx):
+            r = await _confirm(ctx, previous)
+            if r is not None:
+                return Rescue(r.rung, r.taken, step)
+        if (step.op == "click" and miss and step.locator.role == "button"
+                and previous is not None and await _modal_open(ctx)):
+            # "Confirm cancellation" / "Keep subscription" in a dialog that says "Cancel
+            # subscription" / "Keep it"
+            opener = structure.name_text(previous.locator) if previous.locator else None
+            hit = await structure.confirmation(ctx, opener, structure.name_text(step.locator))
+            if hit is not None:
+                return Rescue("relaxed", hit[1], step.model_copy(update={"locator": hit[0]}))
         if step.op in ADAPTABLE and (miss or any(w in exc.detail for w in _WRONG_WIDGET)):
             try:
                 taken = await intent(ctx, ADAPTABLE[step.op], step.locator, step.params)

@@ -165,6 +165,14 @@ def _name_text(value: str | None) -> str | None:
     return value
 
 
+def name_text(spec: Locator) -> str | None:
+    """The words a locator names its element by: its name, label or text (a regex's literal)."""
+    for value in (spec.name, spec.label, spec.text, spec.title, spec.placeholder):
+        if isinstance(value, str) and value:
+            return _name_text(value)
+    return None
+
+
 def _marked(answer: Any) -> Locator | None:
     if isinstance(answer, str) and answer.startswith("found:"):
         return Locator(css=f'[{MARK}="{answer.split(":")[1]}"]')
@@ -252,7 +260,8 @@ _OPENERS_JS = """(mark) => {
     const opens = el.getAttribute('aria-expanded') === 'false' || el.hasAttribute('aria-haspopup')
       || el.tagName === 'SUMMARY';
     el.setAttribute(mark[0], mark[1] + '-' + i);
-    return [mark[1] + '-' + i, name.slice(0, 80), opens];
+    const link = el.tagName === 'A' || el.getAttribute('role') === 'link';
+    return [mark[1] + '-' + i, name.slice(0, 80), opens, link];
   });
 }"""
 REVEAL_VERBS = frozenset({"add", "new", "log", "edit", "change", "open", "show", "enter",
@@ -271,15 +280,22 @@ async def reveal(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
         found = await ctx.page.evaluate(_OPENERS_JS, [MARK, str(next(_COUNTER))])
     except PWError:
         return None
-    hits = []
-    for mark, name, opens in found:
+    hits, sharing = [], []
+    for mark, name, opens, link in found:
         said = words(name)
         if not said or not wanted & set(said):
             continue
+        if not link:  # a link goes somewhere else rather than opening a part of this page
+            sharing.append((mark, name))
         stripped = name.strip()
         if opens or stripped.startswith("+") or stripped.endswith(("…", "...")) \
                 or said[0] in REVEAL_VERBS:
             hits.append((mark, name))
+    if not hits:
+        # no control says it opens something: the page's only button sharing a word ("✍
+        # Tenant sign-off" over "Verified with tenant"); the step after it must then find
+        # the field, or the miss stands
+        hits = sharing
     if len(hits) != 1:
         return None
     mark, name = hits[0]
@@ -302,3 +318,66 @@ async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None
     if len(visible) != 1:
         return None
     return loc.model_copy(update={"nth": visible[0]}), f"the text {name!r}"
+
+
+# The open modal dialog's buttons (marked, so a CSS locator can click one), its title, and
+# whether a field of it is invalid (a form that would not submit: nothing to confirm).
+_DIALOG_JS = """(mark) => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  // modal only: a side panel that calls itself a dialog asks nothing
+  const open = Array.from(document.querySelectorAll(
+    'dialog[open], [role=dialog], [role=alertdialog]')).filter(el => visible(el) && (
+      el.matches(':modal') || el.getAttribute('aria-modal') === 'true'
+      || el.getAttribute('role') === 'alertdialog'));
+  if (open.length !== 1) return null;
+  const box = open[0];
+  const head = box.querySelector('h1, h2, h3, h4, legend, [role=heading]');
+  const title = (box.getAttribute('aria-label') || (head && head.innerText) || '').trim();
+  const buttons = Array.from(box.querySelectorAll('button, [role=button], input[type=submit]'))
+    .filter(visible).map((el, i) => {
+      el.setAttribute(mark[0], mark[1] + '-' + i);
+      const name = (el.getAttribute('aria-label') || el.innerText || el.value || '').trim();
+      return [mark[1] + '-' + i, name.slice(0, 80)];
+    });
+  return {title: title.slice(0, 120), buttons,
+          invalid: box.querySelectorAll(':invalid').length > 0};
+}"""
+CONFIRM_WORDS = frozenset({"confirm", "yes", "ok", "okay", "continue", "proceed", "sure", "do"})
+DISMISS_WORDS = frozenset({"keep", "no", "back", "dismiss", "close", "never", "stay", "abort",
+                           "not"})
+
+
+async def confirmation(ctx: StepContext, opener: str | None, wanted: str | None = None
+                       ) -> tuple[Locator, str] | None:
+    """The button of the open confirmation dialog that answers it as ``wanted`` says ("Confirm
+    cancellation", "Keep subscription"), or, with no ``wanted``, that goes ahead with what its
+    opener (the control clicked before, "Pause") asked: the dialog's one button sharing the
+    opener's words ("Pause deliveries"), else its one confirming button ("Yes", "OK")."""
+    try:
+        found = await ctx.page.evaluate(_DIALOG_JS, [MARK, str(next(_COUNTER))])
+    except PWError:
+        return None
+    if not found or found["invalid"] or not found["buttons"]:
+        return None
+    buttons = [(mark, name, set(words(name)) - STOP_WORDS) for mark, name in found["buttons"]]
+    asked = set(words(opener or "")) - STOP_WORDS - DISMISS_WORDS
+
+    def unique(hits: list[Any]) -> Any:
+        return hits[0] if len(hits) == 1 else None
+
+    ahead = (unique([b for b in buttons if asked & b[2] and not b[2] & DISMISS_WORDS])
+             or unique([b for b in buttons if b[2] & CONFIRM_WORDS]))
+    choice = ahead
+    if wanted is not None:
+        want = set(words(wanted)) - STOP_WORDS
+        if want & DISMISS_WORDS:
+            # the other answer: the one button that does not go ahead
+            choice = (unique([b for b in buttons if b[2] & want & DISMISS_WORDS])
+                      or (unique([b for b in buttons if b is not ahead])
+                          if ahead is not None and len(buttons) == 2 else None))
+        elif not want & CONFIRM_WORDS and not (ahead is not None and want & ahead[2]):
+            choice = None
+    if choice is None:
+        return None
+    return (Locator(css=f"[{MARK}='{choice[0]}']"),
+            f"the dialog {found['title'][:60]!r}'s button {choice[1]!r}")
