@@ -292,3 +292,41 @@ async def test_replanned_checks_come_from_answers_validated_and_cached(
     replay = await verdict({"backend": "file", "cache": str(cache), "kinds": ["replan"]})
     assert (replay.status, replay.decided_by) == ("pass", "replanned")
     assert any(g["kind"] == "replan" and g["cached"] for g in replay.groundings)
+
+
+CHART = Path(__file__).parent / "fixtures" / "chart"
+CHART_CHECKS = [
+    # the columns counted by what pointing along the chart shows, one reading per year
+    [{"expect_points": {"role": "region", "name": "Payments by year", "count": 20}}],
+    # the 2041 column has no name and no label: it is found by pointing until it says 2041
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2041"}},
+     {"expect_text": {"text": "/Paid/", "value": "Year 2041 Paid $1,110.00"}}],
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2030"}},
+     {"point_at": {"role": "region", "name": "Payments by year", "at": "2033"}},
+     {"expect_text": {"text": "/Paid/", "value": "Year 2033 Paid $1,030.00"}}],
+    # a year the chart does not have
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2052"}}],
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("broken, verdicts", [
+    ("", ["pass", "pass", "pass", "fail"]),
+    ("count", ["fail", "pass", "pass", "fail"]),   # a column short
+    ("tip", ["pass", "fail", "fail", "fail"]),     # running totals in the tooltip
+])
+async def test_charts_are_read_by_pointing_along_them(static_server: Any, broken: str,
+                                                      verdicts: list[str]) -> None:
+    server = static_server(CHART)
+    path = f"/?broken={broken}" if broken else "/"
+    checks = [[{"goto": path}, *c] for c in CHART_CHECKS]
+    session = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2).open(server.url)
+    try:
+        result = await session.evaluate(task(*checks))
+    finally:
+        await session.close()
+    got = [v.status for v in result.verdicts]
+    assert got == verdicts, [(v.status, v.reason) for v in result.verdicts]
+    for v in result.verdicts:
+        if v.status != "pass":
+            assert "chart" in v.seen and "[" not in v.seen or "shows" in v.seen, v.seen

@@ -82,7 +82,7 @@ class EvalTask(Strict):
 # assertions belong to pointwise criteria
 PATH_OPS = frozenset({"goto", "reload", "wait", "eval", "click", "dblclick", "hover", "check",
                       "uncheck", "fill", "select", "press", "upload", "set", "choose",
-                      "turn_on", "turn_off"})
+                      "turn_on", "turn_off", "point_at"})
 
 
 class PairwiseView(Strict):

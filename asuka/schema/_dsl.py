@@ -82,6 +82,10 @@ STEP_ARGS: dict[str, tuple[str, ...] | None] = {
     "choose": ("option",),
     "turn_on": (),
     "turn_off": (),
+    # charts, read by pointing along them (asuka.uiagents.pointing): point at the part that
+    # stands for a value; pointing along the chart shows so many different readings
+    "point_at": ("at",),
+    "expect_points": ("count",),
     "expect_visible": (),
     "expect_hidden": (),
     "expect_text": ("value", "contains"),
@@ -94,6 +98,7 @@ LOCATOR_OPTIONAL = {"press"}
 ASSERTION_PARAMS: dict[str, tuple[str, ...]] = {
     "expect_text": ("value",), "expect_value": ("value",),
     "expect_count": ("count", "min", "max"), "expect_attr": ("attr", "value"),
+    "expect_points": ("count",),
 }
 
 
@@ -138,6 +143,10 @@ class CheckStep(Strict):
             raise ValueError("expect_attr needs 'attr'")
         if op == "expect_count" and not ({"count", "min", "max"} & set(params)):
             raise ValueError("expect_count needs 'count', 'min' or 'max'")
+        if op == "point_at" and "at" not in params:
+            raise ValueError("point_at needs 'at' (what the part pointed at stands for)")
+        if op == "expect_points" and "count" not in params:
+            raise ValueError("expect_points needs 'count'")
         if op == "upload" and "files" not in params:
             raise ValueError("upload needs 'files'")
         if not loc and op not in LOCATOR_OPTIONAL:

@@ -86,11 +86,19 @@ async def _one(loc: PWLocator) -> PWLocator | None:
 
 
 async def _scope(ctx: StepContext, spec: Locator) -> Any:
-    """Where to look for the field: the step's scope when the page has it (as written, a form
-    under a heading like its name, the page's only visible form), else the page (None)."""
+    """Where to look for the field: the page (None) for a step without a scope, else the
+    scope as the page has it: as written, the record showing its name or the section its
+    heading titles (the card "House Espresso" for the article named so), a form under a
+    heading like its name or the page's only visible form. A scope the page does not have
+    is a miss: the field of another record is never taken instead."""
     if spec.within is None:
         return None
     scope = await _one(build_locator(ctx.page, spec.within))
+    if scope is None and spec.within.role != "form":
+        for finder in (structure.record, structure.titled):
+            hit = await finder(ctx, spec.within)
+            if hit is not None and (scope := await _one(build_locator(ctx.page, hit[0]))):
+                break
     if scope is None and spec.within.role == "form":
         hit = await structure.form_by_heading(ctx, spec.within)
         scope = await _one(build_locator(ctx.page, hit[0])) if hit is not None else None
@@ -102,6 +110,8 @@ async def _scope(ctx: StepContext, spec: Locator) -> Any:
             except PWError:
                 shown = []
             scope = forms.nth(shown[0]) if len(shown) == 1 else None
+    if scope is None:
+        raise NotAdapted(f"no {spec.within.describe()} on the page")
     return scope
 
 
@@ -124,7 +134,8 @@ async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozen
         return None
     found = (root if root is not None else ctx.page).get_by_role(
         hit.role, name=hit.name, exact=True)  # type: ignore[arg-type]
-    return found.first if await found.count() else None
+    # one such control: two of that name (a Size in every product card) are ambiguous
+    return found.first if await found.count() == 1 else None
 
 
 def _option_index(options: list[list[str]], value: str) -> int | None:
@@ -391,8 +402,11 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
     hit = best(pool, name_words(text), CHOICE_ROLES, None, presence=True)
     if hit is None:
         raise NotAdapted(f"no single control offers {text!r}")
-    loc = (root if root is not None else ctx.page).get_by_role(
-        hit.role, name=hit.name, exact=True).first  # type: ignore
+    found = (root if root is not None else ctx.page).get_by_role(
+        hit.role, name=hit.name, exact=True)  # type: ignore
+    if await found.count() != 1:
+        raise NotAdapted(f"{text!r} is offered by more than one control")
+    loc = found.first
     if hit.role in ("radio", "checkbox", "switch", "menuitemradio"):
         await loc.check(timeout=ms)
     else:

@@ -377,12 +377,12 @@ def relax_locator(spec: Locator, snapshot: str, *, presence: bool) -> Relaxed | 
         return None
     wanted = spec.name if spec.role is not None else spec.label or spec.placeholder
     if spec.exact and wanted and not is_regex(wanted):
-        # an exact name's own form counts: the same words in another case or punctuation are
-        # another value ("full_name" is not "Full Name" after a case fix); other words may
-        # still stand for it ("Work orders" for "Orders") and decoration may differ
-        whole, same = " ".join(wanted.split()), words(wanted)
+        # an exact name's own form counts: the same words written otherwise are another value
+        # ("full_name" is not "Full Name" after a header fix; "Coupon Desk" is "Coupon desk");
+        # other words may still stand for it ("Work orders" for "Orders"), decoration differ
+        whole, same = " ".join(wanted.split()).casefold(), words(wanted)
         nodes = [n for n in nodes
-                 if words(n.name) != same or whole in " ".join(n.name.split())]
+                 if words(n.name) != same or whole in " ".join(n.name.split()).casefold()]
     hit = best(nodes, alts, roles, preferred, presence=presence)
     if hit is None:
         return None

@@ -33,6 +33,9 @@ Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
   ``expect_value`` (input/textarea/select value; regex or equality), ``expect_count``
   (``count`` / ``min`` / ``max`` over all matches), ``expect_attr`` (attribute present, and
   equal to / matching ``value`` when given).
+- charts (``asuka.uiagents.pointing``): ``point_at`` points at the part of the located chart
+  that stands for ``at`` (its part named so, else where pointing makes the page say it);
+  ``expect_points`` counts the different readings pointing along the chart shows (``count``).
 - With ``fast_absence`` (the default) a polled step that does not hold, and an action whose
   locator finds nothing, fail as soon as the page has *settled* (loaded, no request in flight,
   no timer, interval or animation due before the step's deadline, DOM quiet for 0.15 s:

@@ -80,6 +80,13 @@ def user_words(step: CheckStep | None, detail: str, *, missing: bool, http: int 
         want = _plain(params.get("value"))
         shown = _quote(value) if value else "empty"
         return f"the field shows {shown}" + (f"; I expected {_quote(want)}" if want else "")
+    m = re.match(r"observed (\d+) reading\(s\) pointing along the chart", detail)
+    if m:
+        return (f"pointing along the chart I found {m.group(1)} different columns; I expected "
+                f"{_count_wanted(params)}")
+    m = re.match(r"pointing along the chart never showed '(.*)'", detail)
+    if m:
+        return f"I pointed along the chart but it never showed {_quote(m.group(1))}"
     m = re.match(r"observed (\d+) matching element", detail)
     if m:
         return f"I counted {m.group(1)}; I expected {_count_wanted(params)}"

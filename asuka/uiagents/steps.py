@@ -17,7 +17,7 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import TimeoutError as PWTimeout
 
 from asuka.schema import CheckStep, to_pattern
-from asuka.uiagents import adapt, assertions, input_modes
+from asuka.uiagents import adapt, assertions, input_modes, pointing
 from asuka.uiagents.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
@@ -320,6 +320,8 @@ HANDLERS: dict[str, Any] = {
     "choose": _intent,
     "turn_on": _intent,
     "turn_off": _intent,
+    "point_at": pointing.point_at,
+    "expect_points": pointing.expect_points,
     "expect_visible": assertions.expect_visible,
     "expect_hidden": assertions.expect_hidden,
     "expect_text": assertions.expect_text,
@@ -338,7 +340,9 @@ def step_budget(ctx: StepContext, step: CheckStep) -> float:
             return GRACE_S
     own = {"goto": ctx.nav_timeout_s, "reload": ctx.nav_timeout_s, "eval": ctx.assert_timeout_s,
            "select": 2 * ctx.action_timeout_s, "upload": 2 * ctx.action_timeout_s,
-           "set": 2 * ctx.action_timeout_s, "choose": 2 * ctx.action_timeout_s}
+           "set": 2 * ctx.action_timeout_s, "choose": 2 * ctx.action_timeout_s,
+           # a sweep along a chart: a few hundred pointer moves
+           "point_at": 4 * ctx.action_timeout_s, "expect_points": 4 * ctx.action_timeout_s}
     fallback = ctx.assert_timeout_s if step.op.startswith("expect_") else ctx.action_timeout_s
     return 2 * own.get(step.op, fallback) + GRACE_S
 
