@@ -183,6 +183,20 @@ CHECKS = {
                        {"click": {"role": "button", "name": "Close order"}},
                        {"expect_text": {"css": "#sub-status", "value": "Closed"}}],
                       "pass", "adapted"),
+    # the app goes on to the new record's view after Create: the row is looked for back in
+    # the list the check was on
+    "back-to-list": ([{"click": {"role": "button", "name": "File request"}},
+                      {"expect_text": {"role": "row", "name": "/Broken window/", "value": "New"}}],
+                     "pass", "relaxed"),
+    # a control shown disabled is not offered; an enabled one still is
+    "disabled": ([{"expect_hidden": {"role": "button", "name": "Start work"}}],
+                 "pass", "relaxed"),
+    "enabled": ([{"expect_hidden": {"role": "button", "name": "Withdraw"}}],
+                "fail", "scripted"),
+    # the field a dialog of several fields opens on, for a field named like the dialog
+    "dialog-main-field": ([{"fill": {"label": "Part", "value": "Washer"}},
+                           {"expect_value": {"css": "#item", "value": "Washer"}},
+                           {"expect_value": {"css": "#price", "value": ""}}], "pass", "adapted"),
     # an exact name's own form is its value: "full_name" is not "Full Name"
     "exact-case": ([{"expect_visible": {"role": "heading", "name": "Full Name",
                                         "exact": True}}], "not_found", "scripted"),

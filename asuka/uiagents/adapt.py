@@ -279,7 +279,18 @@ async def _dialog_field(ctx: StepContext, name: str, value: str) -> tuple[PWLoca
     if about is None:
         return None
     inner = await _inner_control(about[0], value)
-    return (inner, f"the only field of the dialog {about[1]!r}") if inner is not None else None
+    if inner is not None:
+        return inner, f"the only field of the dialog {about[1]!r}"
+    # several fields: the one the dialog puts the cursor in is its main one ("Item" of "Add a
+    # part"), never another
+    try:
+        focused = await about[0].evaluate(
+            "(b, sel) => { const a = document.activeElement; return !!a && b.contains(a)"
+            " && a.matches(sel) && !a.value }", _FILLABLE, timeout=SNAPSHOT_TIMEOUT_MS)
+    except PWError:
+        return None
+    return (about[0].locator(":focus"), f"the field the dialog {about[1]!r} opens on"
+            ) if focused else None
 
 
 async def _dialog_checkbox(ctx: StepContext, name: str) -> tuple[PWLocator, str] | None:

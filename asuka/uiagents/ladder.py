@@ -222,6 +222,44 @@ async def _confirm(ctx: StepContext, previous: CheckStep | None) -> Rescue | Non
     return Rescue("adapted", f"confirmed {opener!r} with {hit[1]}")
 
 
+CONTROL_ROLES = frozenset({"button", "link", "menuitem", "tab", "checkbox", "radio",
+                           "switch", "textbox", "combobox", "spinbutton"})
+_DISABLED_JS = """els => els.filter(e => { const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0; }).map(e => e.disabled === true
+  || e.getAttribute('aria-disabled') === 'true' || !!e.closest('fieldset[disabled]'))"""
+
+
+async def _all_disabled(ctx: StepContext, spec: Locator) -> bool:
+    """Every shown element ``spec`` finds is disabled (and there is at least one)."""
+    try:
+        states = await build_locator(ctx.page, spec).evaluate_all(_DISABLED_JS)
+    except PWError:
+        return False
+    return bool(states) and all(states)
+
+
+# records among their like: what a list shows
+LISTED_ROLES = frozenset({"row", "listitem", "article", "option", "gridcell", "cell"})
+
+
+async def _back_to_list(ctx: StepContext) -> Rescue | None:
+    """The app went on to another view after an action (the new order's own page after
+    Create): back to where the check last went, its list, the way a user goes back (the
+    address's fragment when only that changed, else loading it again)."""
+    home, now = ctx.home, ctx.page.url
+    if not home or now == home:
+        return None
+    if now.split("#")[0] == home.split("#")[0] and "#" in home:
+        await ctx.page.evaluate("h => { location.hash = h }", "#" + home.split("#", 1)[1])
+    elif now.split("#")[0] == home.split("#")[0]:
+        await ctx.page.go_back(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+    else:
+        await ctx.page.goto(home, wait_until="load", timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+    await ctx.page.wait_for_timeout(150)  # the list renders
+    shown = home.split("/", 3)[-1] if home.count("/") >= 3 else home
+    return Rescue("relaxed", f"went back to the list the check was on (/{shown})")
+
+
 async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
                  previous: CheckStep | None = None) -> Rescue | None:
     """What the ladder takes instead of the step that failed with ``exc`` (``previous``: the
@@ -257,10 +295,22 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
             if hit is not None:
                 r = Relaxed(*hit)
                 return Rescue("relaxed", r.note, step.model_copy(update={"locator": r.locator}))
+        if (step.op == "expect_hidden" and not miss and step.locator.role in CONTROL_ROLES
+                and "visible" in exc.detail and await _all_disabled(ctx, step.locator)):
+            # "no Start work before a technician is assigned": shown greyed out, it is not
+            # offered either
+            return Rescue("relaxed", "shown but disabled: it cannot be used")
         fillable = step.op in ADAPTABLE or step.op in INTENT_OPS
         if not miss and fillable and "not visible" in exc.detail:
             # the field is there but hidden until something opens it
             return await _reveal_then(ctx, step)
+        if (miss and step.op.startswith("expect_") and step.op != "expect_hidden"
+                and (step.locator.role in LISTED_ROLES
+                     or (step.locator.within is not None
+                         and step.locator.within.role in LISTED_ROLES))):
+            r = await _back_to_list(ctx)
+            if r is not None:
+                return Rescue(r.rung, r.taken, step)
         if miss:
             r = await relaxed_locator(ctx, step.locator, presence=step.op in PRESENCE_OPS,
                                       action=step.op in ACTION_OPS)

@@ -65,6 +65,7 @@ class StepContext:
     nav_timeout_s: float = 15.0
     navigated: bool = False          # some navigation of this task reached the server
     last_status: int | None = None   # HTTP status of the page's last main-document load
+    home: str | None = None          # where the criterion's last ``goto`` went (its list)
     # decide absence once the page has settled (``asuka.uiagents.settle``); None: wait out
     # every timeout (the pages then need no init script)
     requests: RequestCounter | None = None

@@ -58,6 +58,7 @@ async def goto(ctx: StepContext, path: Any) -> None:
     url = resolve_url(ctx.base_url, path)
     ms = ctx.nav_timeout_s * 1000
     await _navigate(ctx, ctx.page.goto(url, wait_until="load", timeout=ms))
+    ctx.home = url
 
 
 async def _reload(ctx: StepContext, step: CheckStep) -> None:
