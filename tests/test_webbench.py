@@ -64,7 +64,13 @@ def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
     assert [(c.id, c.test) for c in task.eval_tasks[1].criteria] == [
         ("task-1.t0", "inc button"), ("task-1.t1", "click + twice")]
     assert task.initial == "initial" and task.origin == "web-bench:tally"
-    assert (tmp_path / "tasks" / "wb-tally" / "initial" / "index.html").is_file()
+    # the workspace is the project as Web-Bench gives it to an agent: its root files, with
+    # src-init/ as src/; never its tests, task list or Playwright config
+    initial = tmp_path / "tasks" / "wb-tally" / "initial"
+    assert (initial / "src" / "index.html").is_file() and (initial / "package.json").is_file()
+    assert not any((initial / n).exists() for n in ("test", "tasks.jsonl", "playwright.config.js",
+                                                     "src-init"))
+    assert (tmp_path / "tasks" / "wb-tally" / "reference" / "src" / "index.html").is_file()
     with pytest.raises(WebBenchError, match="no project nope"):
         import_webbench(FIXTURE, tmp_path, ["nope"])
     # the project is carried whole (its helpers, configs), its app versions stay behind
@@ -228,11 +234,11 @@ def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
         bench, "wb-meter", reference, tmp_path / "ev")
     broken = tmp_path / "broken"
     shutil.copytree(reference, broken)
-    main = broken / "main.ts"
+    main = broken / "src" / "main.ts"
     main.write_text(main.read_text().replace("Math.min(100, value + 5)", "value + 5"))
     assert "criteria passed 4/5, not found 0, errors 0" in _eval(
         bench, "wb-meter", broken, tmp_path / "ev2")
-    (broken / "main.ts").write_text("const x: number = (\n")  # a syntax error: no build
+    (broken / "src" / "main.ts").write_text("const x: number = (\n")  # a syntax error: no build
     with deployer.deploy(broken, bt.task.serve, bt.root) as failed:
         assert not failed.ok and "build failed" in failed.result.error
 
@@ -252,7 +258,7 @@ def test_a_backend_project_initialises_its_database_before_serving(tmp_path) -> 
         bench, "wb-guestbook", reference, tmp_path / "ev")
     empty = tmp_path / "empty"
     shutil.copytree(reference, empty)
-    (empty / "libs" / "setup.json").write_text("[]")
+    (empty / "src" / "libs" / "setup.json").write_text("[]")
     assert "criteria passed 2/3, not found 0, errors 0" in _eval(
         bench, "wb-guestbook", empty, tmp_path / "ev2")
 
@@ -285,7 +291,7 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
                                str(bench)]).exit_code == 0
 
     def attempt(html: str, summary: str) -> list:
-        return [tool_calls(("write_file", {"path": "index.html", "content": html})),
+        return [tool_calls(("write_file", {"path": "src/index.html", "content": html})),
                 tool_calls(("finish", {"summary": summary}))]
 
     llm_server.script(*attempt(INIT, "init"), *attempt(INC_BROKEN, "inc v1"),
@@ -312,6 +318,7 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
     # the prompts: step 2 gets task-1's description and what init built; its retry the errors
     step2 = json.dumps(llm_server.requests[2].body)
     assert "Add a button '+' (class 'inc')" in step2 and "init (completed)" in step2
+    assert "app's files under `src/`" in step2  # the workspace is the project, the app in src/
     retry = json.dumps(llm_server.requests[4].body)
     assert "click + twice" in retry and "toHaveText" in retry
     result = store.cell_result(cell)

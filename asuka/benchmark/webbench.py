@@ -54,6 +54,10 @@ LIBRARIES_DIR = "webbench/libraries"
 WORKSPACE_RANGE = "workspace:"
 CONFIG_NAMES = ("playwright.config.js", "playwright.config.cjs", "playwright.config.mjs",
                 "playwright.config.ts")
+# what an agent is not given beside the app: the tests and how they are run (the benchmark's
+# answers and the harness's settings)
+HIDDEN_FROM_AGENT = frozenset({"test", "tests", "tasks.jsonl", "tasks.yml", "tasks.yaml",
+                               *CONFIG_NAMES})
 # the port the config is read with, then written back as ``{port}``: unlikely in a command
 PORT_PLACEHOLDER = "39117"
 # Loads the config (CommonJS or ES module) with @playwright/test stubbed; prints what a run
@@ -268,6 +272,17 @@ def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
         (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
 
 
+def as_given(project: Path, app: Path, dest: Path) -> None:
+    """The project as Web-Bench gives it to an agent: its root files, configs and scripts
+    (``package.json``, ``vite.config.ts``, ``scripts/``; not its tests, task list or Playwright
+    config), with ``app`` (``src-init/`` or ``src/``) as its ``src/``."""
+    top = str(project)
+    shutil.copytree(project, dest, symlinks=True, ignore=lambda d, names: [
+        n for n in names if n in LEFT_BEHIND or n == "node_modules"
+        or (d == top and n in HIDDEN_FROM_AGENT)])
+    shutil.copytree(app, dest / "src", ignore=_ignore_modules, symlinks=True)
+
+
 def config_file(project: Path) -> Path | None:
     """The project's Playwright config file, if it has one."""
     return next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
@@ -374,10 +389,9 @@ def import_project(project: Path, bench: Path) -> Imported:
     carry(project, folder, libraries)
     initial = project / "src-init"
     if initial.is_dir():
-        shutil.copytree(initial, folder / "initial", ignore=_ignore_modules, symlinks=True)
+        as_given(project, initial, folder / "initial")
     if (project / "src").is_dir():
-        shutil.copytree(project / "src", folder / "reference", ignore=_ignore_modules,
-                        symlinks=True)
+        as_given(project, project / "src", folder / "reference")
     steps = "\n".join(f"{i}. {str(r['description']).strip()}" for i, r in enumerate(rows, 1))
     task = {
         "id": task_id, "title": f"Web-Bench: {project.name}", "category": "utility",

@@ -1,7 +1,7 @@
 """The "dir" code agent: hands over an app written elsewhere, unchanged.
 
-Round 1 copies the directory into the workspace (the task's mock data is then put back at its
-paths, so the benchmark's data is what the app reads); later rounds change nothing. ``asuka
+Round 1 replaces the workspace with the directory (the task's mock data is then put back at
+its paths, so the benchmark's data is what the app reads); later rounds change nothing. ``asuka
 eval`` uses it to score an app built outside the loop with the loop's own deploy, protocol,
 evidence and records. Without a path (``asuka eval --url``) nothing is copied.
 """
@@ -36,6 +36,13 @@ class DirCodeAgent:
         if self.path is None or ctx.round > 1:
             return AgentRoundResult(transcript="(nothing copied)", meta={"copied": 0})
         ws = Path(ctx.workspace)
+        # the directory replaces what the workspace was seeded with (a Web-Bench project's
+        # src-init/): the app handed over is judged as it is, nothing of the seed mixed in
+        for child in ws.iterdir() if ws.is_dir() else ():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
         shutil.copytree(self.path, ws, dirs_exist_ok=True, ignore=IGNORED, symlinks=True)
         bt = ctx.bench_task
         copy_data(Path(bt.root), bt.task.data, ws)

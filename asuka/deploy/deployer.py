@@ -261,7 +261,11 @@ class Deployer:
             modules = self.install_project(serve, task_root, attempt.note)
         with _timed(attempt, "assemble"):
             home = project_mod.copy_project(project, libraries, scratch / "app", serve.source)
-            shutil.copytree(attempt.workspace, home / serve.source, symlinks=True,
+            # a workspace shaped as the project (its root files with the app in src/, as the
+            # agent is given it) deploys its src/; the project's own root files, configs and
+            # dependencies serve it (the agent's copies of them are its context)
+            app = project_mod.app_of(attempt.workspace, serve.source)
+            shutil.copytree(app, home / serve.source, symlinks=True,
                             ignore=lambda _d, names: [n for n in names if n == "node_modules"])
             project_mod.link_modules(modules, home)
             if serve.assets and (project / serve.assets).is_dir() \

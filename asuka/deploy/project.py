@@ -72,6 +72,15 @@ def copy_project(project: Path, libraries: Path | None, into: Path, source: str)
     return dest
 
 
+def app_of(workspace: Path, source: str) -> Path:
+    """The app in a workspace: its ``source`` folder when the workspace is the whole project
+    (a ``package.json`` beside it), else the workspace itself (an app built elsewhere)."""
+    inner = workspace / source
+    if inner.is_dir() and (workspace / "package.json").is_file():
+        return inner
+    return workspace
+
+
 Runner = Callable[[list[str], Path, list[Path]], None]
 
 

@@ -31,8 +31,10 @@ def step_task(bt: BenchTask, k: int) -> BenchTask:
     ids = {et.id for et in ets}
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                       autoescape=False)
+    serve = bt.task.serve
     query = env.get_template("step.md.j2").render(
-        description=ets[-1].summary, done=ets[:-1]).strip() + "\n"
+        description=ets[-1].summary, done=ets[:-1],
+        source=serve.source if serve is not None and serve.project else None).strip() + "\n"
     dag = bt.dag.model_copy(update={"edges": [e for e in bt.dag.edges if set(e) <= ids]})
     task = bt.task.model_copy(update={"eval_tasks": ets, "query": query})
     return bt.model_copy(update={"task": task, "dag": dag})

@@ -39,6 +39,7 @@ from asuka.benchmark.webbench import (
 )
 from asuka.errors import SetupError
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
+from asuka.deploy.project import app_of
 from asuka.probes._sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium
@@ -180,7 +181,7 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
     shutil.copytree(project, home, symlinks=True, ignore=lambda d, names: [
         n for n in names if n in PROJECT_LEFT_OUT and (d == top or n == "node_modules")])
     if source is not None:  # a copy too: what src/ imports from ../ is the project's
-        shutil.copytree(source, home / "src", symlinks=True,
+        shutil.copytree(app_of(source, "src"), home / "src", symlinks=True,
                         ignore=lambda _d, names: [n for n in names if n == "node_modules"])
         if (project / "assets").is_dir() and not (home / "src" / "assets").exists():
             # as Web-Bench's evaluator does, and the deploy (ServeSpec.assets)
