@@ -347,3 +347,18 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
     assert "33.3" in row and "66.7" in row and "50.0" in row and "standards" in row
     viewer = next((tmp_path / "rep" / "html" / "cells").glob("*/round-3.html")).read_text()
     assert "Sequential step 2: <code>task-1</code>, attempt 2" in viewer
+
+
+def test_a_test_title_written_as_a_template_stands_for_every_test_of_its_loop() -> None:
+    """styled-components' specs write ``test(`Check Button ${buttonText} Hovered`)`` in a loop:
+    the criterion is every test the loop makes, passed only when all of them pass."""
+    from asuka.uiagents.playwright_test import of_title
+
+    report = {"Check Button Primary Hovered": ("passed", ""),
+              "Check Button Secondary Hovered": ("failed", "expected red"),
+              "Check Button Primary Focused": ("passed", "")}
+    runs = of_title("Check Button ${buttonText} Hovered", report)
+    assert sorted(runs) == [("failed", "expected red"), ("passed", "")]
+    assert of_title("Check Button ${buttonText} Focused", report) == [("passed", "")]
+    assert of_title("Check Button Primary Focused", report) == [("passed", "")]
+    assert of_title("Check Link ${x}", report) == [] and of_title("Nope", report) == []

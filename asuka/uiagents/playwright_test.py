@@ -79,6 +79,21 @@ def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return out
 
 
+_PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
+
+
+def of_title(title: str, found: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """The report's runs of the spec's test ``title``: the test of that title, or, for a
+    title written as a template (``Check Button ${buttonText} Hovered``, a test per value of a
+    loop), every test whose title it matches."""
+    if title in found:
+        return [found[title]]
+    if "${" not in title:
+        return []
+    pattern = re.compile(".+?".join(re.escape(p) for p in _PLACEHOLDER.split(title)), re.S)
+    return [run for name, run in found.items() if pattern.fullmatch(name)]
+
+
 IMPORTED = re.compile(r"""(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)"""
                       r"""|\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]""", re.M)
 NPM_NAME = re.compile(r"(?:@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*")
@@ -259,12 +274,14 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
     for c in eval_task.criteria:
         if c.test is None:
             continue
-        if c.test not in found:
+        runs = of_title(c.test, found)
+        if not runs:
             reason = errors[0] if errors else f"the report has no test {c.test!r}"
             verdicts.append(Verdict(criterion_id=c.id, status="error", backend=BACKEND,
                                     reason=f"{spec.name}: {reason}"))
             continue
-        status, error = found[c.test]
+        # a title written with ${...} is one test per value of a loop: all of them must pass
+        status, error = next(((st, er) for st, er in runs if st != "passed"), runs[0])
         verdicts.append(Verdict(
             criterion_id=c.id, backend=BACKEND,
             status="pass" if status == "passed" else "fail" if status in (
