@@ -359,3 +359,15 @@ def test_a_replan_keeps_every_stated_value_and_the_texts_it_looks_for() -> None:
                         {"expect_text": {"role": "article", "name": "Q1", "value": "30%"}})
     assert replan_problems(original, other_words) == [
         "the expected '1 duplicate respondent skipped' (expect_visible) is not kept"]
+
+
+def test_a_file_request_keeps_its_id_when_only_the_page_clock_moved() -> None:
+    """A page that shows the time ("Saved at 1:01:47 PM") asks the same request a minute later:
+    its answer is found under the same id; any other change is another request."""
+    from asuka.uiagents.grounding._backends import request_id
+
+    a = request_id("sys", "- paragraph: Saved in this browser at 1:01:47 PM.")
+    assert a == request_id("sys", "- paragraph: Saved in this browser at 1:17:18 PM.")
+    assert a == request_id("sys", "- paragraph: Saved in this browser at 13:17.")
+    assert a != request_id("sys", "- paragraph: Saved in this browser yesterday.")
+    assert a != request_id("other", "- paragraph: Saved in this browser at 1:01:47 PM.")

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -223,6 +225,18 @@ def _yaml_step(step: CheckStep) -> dict[str, Any]:
     return step.model_dump(exclude_defaults=True)
 
 
+# a time of day a page shows ("Saved at 1:01:47 PM"): a request asked again a minute later is
+# the same request, and its answer must be found by the same id
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?\b")
+
+
+def request_id(system: str, prompt: str) -> str:
+    """The id a file-backend request is queued and answered under: the request's text with
+    the clock times the page showed left out."""
+    stable = _CLOCK.sub("<time>", prompt)
+    return hashlib.sha256((system + "\x00" + stable).encode()).hexdigest()[:16]
+
+
 @registry.register("file")
 class FileGrounding(LLMGrounding):
     """A grounding model that answers through files: a person, or a session playing the model,
@@ -267,10 +281,9 @@ class FileGrounding(LLMGrounding):
 
     async def _call(self, system: str, prompt: str, schema: dict[str, Any]
                     ) -> tuple[Any, Usage | None, str | None]:
-        import hashlib
         import json
 
-        rid = hashlib.sha256((system + "\x00" + prompt).encode()).hexdigest()[:16]
+        rid = request_id(system, prompt)
         replies = self._replies()
         if rid in replies:
             return replies[rid], None, None
