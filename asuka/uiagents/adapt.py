@@ -235,7 +235,7 @@ async def _by_attribute(ctx: StepContext, name: str, root: Any) -> tuple[PWLocat
     """A field without a label of that name whose ``name`` or ``id`` says it ("Title" for
     ``<input name="title">``, "Cost" for ``unitCost``): the unique visible control whose
     attribute's words are the name's, else the unique one whose attribute holds them all."""
-    want = [t for t in re.findall(r"[a-z0-9]+", name.casefold())]
+    want = re.findall(r"[a-z0-9]+", name.casefold())
     if not want or len(want) > 3:
         return None
     loc, kinds = await _controls(root if root is not None else ctx.page.locator("body"))

@@ -45,6 +45,7 @@ _CHART_JS = """(el, mark) => {
     const title = Array.from(e.children).find(c => c.tagName.toLowerCase() === 'title');
     return [(e.getAttribute('aria-label') || (title ? title.textContent : '') || '').trim(), e];
   }).filter(([n, e]) => n && e.tagName.toLowerCase() !== 'text');
+  named.forEach(([, e], i) => e.setAttribute('data-asuka-part', String(i)));
   return named.map(([n]) => n);
 }"""
 _mark = iter(range(1, 1 << 30))
@@ -121,26 +122,16 @@ async def point_at(ctx: StepContext, step: CheckStep) -> None:
     at = as_text(step.params.get("at")).strip()
     chart = _Chart(ctx, step)
     names = await chart.open()
-    if sum(n.casefold() == at.casefold() for n in names) == 1:
+    named = [i for i, n in enumerate(names) if n.casefold() == at.casefold()]
+    if len(named) == 1:
         try:  # the one part named so is the 2027 column
-            await _hover_named(chart, at, ctx.action_timeout_s * 1000)
+            await chart.chart.locator(f"[data-asuka-part='{named[0]}']").first.hover(
+                timeout=ctx.action_timeout_s * 1000, force=True)
             return
         except PWError:
             pass
     if not (await chart.sweep(until=_word(at))) or not await _showing(chart, at):
         raise StepFailed(f"pointing along the chart never showed {at!r}")
-
-
-async def _hover_named(chart: _Chart, at: str, ms: float) -> None:
-    await chart.chart.evaluate(
-        """(chart, at) => { for (const e of chart.querySelectorAll('*')) {
-             const t = Array.from(e.children).find(c => c.tagName.toLowerCase() === 'title');
-             const n = (e.getAttribute('aria-label') || (t ? t.textContent : '') || '').trim();
-             if (n.toLowerCase() === at.toLowerCase() && e.tagName.toLowerCase() !== 'text') {
-               e.setAttribute('data-asuka-point', '1'); return; } } }""", at)
-    target = chart.page.locator("[data-asuka-point='1']").first
-    await target.hover(timeout=ms, force=True)
-    await target.evaluate("e => e.removeAttribute('data-asuka-point')")
 
 
 async def _showing(chart: _Chart, at: str) -> bool:
