@@ -308,6 +308,42 @@ async def test_replanned_checks_come_from_answers_validated_and_cached(
     assert any(g["kind"] == "replan" and g["cached"] for g in replay.groundings)
 
 
+
+@pytest.mark.browser
+async def test_a_replanned_check_that_misses_beyond_the_original_is_a_miss(
+        static_server: Any, tmp_path: Path) -> None:
+    """A rewrite longer than the check it replaces, missing at a step the original does not
+    have, is reported as that step's miss (not as a harness error)."""
+    import json
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(REPLAN_PAGE)
+    server = static_server(site)
+    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
+             {"expect_text": {"css": "#uses", "value": "98"}}]
+    cache, queue, answers = tmp_path / "cache.json", tmp_path / "queue.jsonl", tmp_path / "a.jsonl"
+    grounding = {"backend": "file", "cache": str(cache), "queue": str(queue),
+                 "answers": str(answers), "kinds": ["replan"]}
+
+    async def verdict() -> Any:
+        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
+                                  grounding=grounding).open(server.url)
+        try:
+            return (await s.evaluate(task(check))).verdicts[0]
+        finally:
+            await s.close()
+
+    await verdict()
+    (request,) = [json.loads(line) for line in queue.read_text().splitlines()]
+    answers.write_text(json.dumps({"id": request["id"], "reply": {"steps": [
+        {"goto": "/"}, {"click": {"text": "Actions"}},
+        {"click": {"role": "link", "name": "Delete coupon", "exact": True}},
+        {"expect_text": {"css": "#uses", "value": "98"}}], "reason": "guess"}}))
+    v = await verdict()
+    assert (v.status, v.decided_by, v.step) == ("not_found", "replanned", 2), v
+    assert v.locator and "Delete coupon" in v.locator
+
 CHART = Path(__file__).parent / "fixtures" / "chart"
 CHART_CHECKS = [
     # the columns counted by what pointing along the chart shows, one reading per year

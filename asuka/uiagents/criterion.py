@@ -147,6 +147,7 @@ class CriterionRunner:
             ctx.page, ctx.last_status = await new_page(), None
             await self._restore(ctx, state)
         replanned = False
+        ran = original  # the steps `att` indexes: the re-planned check's once it has run
         said_absent = any(r["kind"] == "locator" and r.get("grounded") == "absent"
                           for r in records)
         if (active and not said_absent and self._may_replan(att, steps)
@@ -164,8 +165,8 @@ class CriterionRunner:
                                           min(remaining, a.criterion_timeout_s),
                                           remaining < a.criterion_timeout_s, records, clock)
                 records[-1]["outcome"] = f"re-run: {att.status}"
-                replanned = True
-        v = self._verdict(crit, att, original, grounded, records, t0)
+                replanned, ran = True, new
+        v = self._verdict(crit, att, ran, grounded, records, t0)
         if replanned:
             v.decided_by = "replanned"
         return v
@@ -206,7 +207,7 @@ class CriterionRunner:
             "outcome": "absent" if answer.absent else "unusable"})
         return answer.steps
 
-    def _verdict(self, crit: Criterion, att: _Attempt, original: list[CheckStep],
+    def _verdict(self, crit: Criterion, att: _Attempt, ran: list[CheckStep],
                  grounded: set[int], records: list[dict[str, Any]], t0: float) -> Verdict:
         absent = att.status == "not_found" and any(
             r["kind"] == "locator" and r["step"] == att.step and r["grounded"] == "absent"
@@ -227,7 +228,7 @@ class CriterionRunner:
                     groundings=records, decided_by=decided,
                     seen="" if att.status == "pass" else att.seen)
         if att.status == "not_found" and att.step is not None:
-            loc = original[att.step].locator
+            loc = ran[att.step].locator
             v.locator = loc.describe() if loc else None
             v.snapshot = att.snapshot_file
         return v

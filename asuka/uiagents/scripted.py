@@ -90,6 +90,7 @@ and "METHOD URL -> 404" for responses with status >= 400. Both deduplicated, at 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,8 @@ from asuka.uiagents.steps import StepContext, brief
 from asuka.usage import Usage
 
 __all__ = ["BACKEND", "InfraError", "ScriptedSession", "ScriptedUIAgent"]
+
+log = logging.getLogger("asuka.uiagents.scripted")
 
 PAGE_OPEN_TIMEOUT_S = 30.0
 # which evaluation tasks get a full-page screenshot: a shot costs about as much as running one
@@ -283,6 +286,7 @@ class ScriptedSession:
             except InfraError as exc:
                 error = str(exc)
             except Exception as exc:  # noqa: BLE001 - browser crash, launch failure, ...
+                log.debug("browser failure in %s", eval_task.id, exc_info=True)
                 error = f"browser failure: {brief(exc)}"
             wanted = self.agent.screenshots == "all" or (
                 self.agent.screenshots == "failed"
