@@ -255,6 +255,32 @@ REPLAN_PAGE = """<!doctype html><html lang="en"><body><h1>Coupons</h1>
   document.getElementById('uses').textContent = '98'; });</script></body></html>"""
 
 
+class ReplanSite:
+    """REPLAN_PAGE served, a check whose button the page does not have, and a ``file``
+    grounding backend whose queue, answers and cache live in ``tmp_path``."""
+
+    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
+             {"expect_text": {"css": "#uses", "value": "98"}}]
+
+    def __init__(self, static_server: Any, tmp_path: Path) -> None:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "index.html").write_text(REPLAN_PAGE)
+        self.url = static_server(site).url
+        self.cache, self.queue = tmp_path / "cache.json", tmp_path / "queue.jsonl"
+        self.answers = tmp_path / "a.jsonl"
+        self.grounding = {"backend": "file", "cache": str(self.cache), "queue": str(self.queue),
+                          "answers": str(self.answers), "kinds": ["replan"]}
+
+    async def verdict(self, grounding: dict[str, Any] | None = None) -> Any:
+        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
+                                  grounding=grounding or self.grounding).open(self.url)
+        try:
+            return (await s.evaluate(task(self.check))).verdicts[0]
+        finally:
+            await s.close()
+
+
 @pytest.mark.browser
 async def test_replanned_checks_come_from_answers_validated_and_cached(
         static_server: Any, tmp_path: Path) -> None:
@@ -264,23 +290,9 @@ async def test_replanned_checks_come_from_answers_validated_and_cached(
     is rejected), cached, and replayed from the cache alone."""
     import json
 
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text(REPLAN_PAGE)
-    server = static_server(site)
-    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
-             {"expect_text": {"css": "#uses", "value": "98"}}]
-    cache, queue, answers = tmp_path / "cache.json", tmp_path / "queue.jsonl", tmp_path / "a.jsonl"
-    grounding = {"backend": "file", "cache": str(cache), "queue": str(queue),
-                 "answers": str(answers), "kinds": ["replan"]}
-
-    async def verdict(g: dict[str, Any]) -> Any:
-        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
-                                  grounding=g).open(server.url)
-        try:
-            return (await s.evaluate(task(check))).verdicts[0]
-        finally:
-            await s.close()
+    site = ReplanSite(static_server, tmp_path)
+    grounding, queue, answers = site.grounding, site.queue, site.answers
+    verdict = site.verdict
 
     first = await verdict(grounding)
     assert first.status == "not_found" and first.decided_by == "scripted"
@@ -303,7 +315,7 @@ async def test_replanned_checks_come_from_answers_validated_and_cached(
     assert (replanned.status, replanned.decided_by) == ("pass", "replanned"), replanned
     # offline replay: the cache alone, no answers, no queue
     answers.unlink()
-    replay = await verdict({"backend": "file", "cache": str(cache), "kinds": ["replan"]})
+    replay = await verdict({"backend": "file", "cache": str(site.cache), "kinds": ["replan"]})
     assert (replay.status, replay.decided_by) == ("pass", "replanned")
     assert any(g["kind"] == "replan" and g["cached"] for g in replay.groundings)
 
@@ -316,23 +328,9 @@ async def test_a_replanned_check_that_misses_beyond_the_original_is_a_miss(
     have, is reported as that step's miss (not as a harness error)."""
     import json
 
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text(REPLAN_PAGE)
-    server = static_server(site)
-    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
-             {"expect_text": {"css": "#uses", "value": "98"}}]
-    cache, queue, answers = tmp_path / "cache.json", tmp_path / "queue.jsonl", tmp_path / "a.jsonl"
-    grounding = {"backend": "file", "cache": str(cache), "queue": str(queue),
-                 "answers": str(answers), "kinds": ["replan"]}
-
-    async def verdict() -> Any:
-        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
-                                  grounding=grounding).open(server.url)
-        try:
-            return (await s.evaluate(task(check))).verdicts[0]
-        finally:
-            await s.close()
+    site = ReplanSite(static_server, tmp_path)
+    grounding, queue, answers = site.grounding, site.queue, site.answers
+    verdict = site.verdict
 
     await verdict()
     (request,) = [json.loads(line) for line in queue.read_text().splitlines()]
