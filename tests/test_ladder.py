@@ -329,7 +329,7 @@ async def test_a_replanned_check_that_misses_beyond_the_original_is_a_miss(
     import json
 
     site = ReplanSite(static_server, tmp_path)
-    grounding, queue, answers = site.grounding, site.queue, site.answers
+    queue, answers = site.queue, site.answers
     verdict = site.verdict
 
     await verdict()
