@@ -200,6 +200,15 @@ CHECKS = {
     # an exact name's own form is its value: "full_name" is not "Full Name"
     "exact-case": ([{"expect_visible": {"role": "heading", "name": "Full Name",
                                         "exact": True}}], "not_found", "scripted"),
+    # "Go" after entering a code is the form's one submit button; "Redeem" after "Apply"
+    # is not that button again
+    "submit": ([{"fill": {"label": "Coupon code", "value": "BF20"}},
+                {"click": {"role": "button", "name": "Go", "exact": True}},
+                {"expect_text": {"css": "#tried", "value": "Checked BF20"}}], "pass", "relaxed"),
+    "not-submit": ([{"fill": {"label": "Coupon code", "value": "BF20"}},
+                    {"click": {"role": "button", "name": "Apply", "exact": True}},
+                    {"click": {"role": "button", "name": "Redeem", "exact": True}}],
+                   "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -45,6 +45,8 @@ ADAPTABLE = {"fill": "set", "select": "choose", "check": "turn_on", "uncheck": "
 INTENT_OPS = frozenset(ADAPTABLE.values())
 PRESENCE_OPS = frozenset({"expect_visible", "expect_count"})
 ACTION_OPS = frozenset({"click", "dblclick", "hover"})
+# steps that enter something into a field: what a form's submit button then sends
+_ENTRY_OPS = frozenset({*ADAPTABLE, *INTENT_OPS, "press", "upload"})
 _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a checkbox",
                  "not a <input>", "has no input value", "Element is not an", "no option matches")
 # a message a check reads from an alert or status element: in an app without that role, the
@@ -314,7 +316,10 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
         if miss:
             r = await relaxed_locator(ctx, step.locator, presence=step.op in PRESENCE_OPS,
                                       action=step.op in ACTION_OPS)
-            if r is None and step.op == "click" and step.locator.role == "button":
+            if (r is None and step.op == "click" and step.locator.role == "button"
+                    and previous is not None and previous.op in _ENTRY_OPS):
+                # "Save" where the form says "Add": the check was filling the form and now
+                # sends it. After a click ("Apply", then "Redeem") it means another control.
                 hit = await structure.submit_button(ctx)
                 r = Relaxed(*hit) if hit is not None else None
             if r is not None:
