@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from asuka.schema import CheckStep, EvalTask, Locator
-from asuka.uiagents.relax import regex_literal, relax_locator, same_words, text_pattern
+from asuka.uiagents.relax import (labelled_value, regex_literal, relax_locator, same_words,
+                                 text_pattern)
 from asuka.uiagents.scripted import ScriptedUIAgent
 from asuka.uiagents.seen import user_words
 
@@ -50,9 +51,26 @@ SNAPSHOT = """- heading "Maintenance desk" [level=1]
     ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 17 March 2026", True),
     ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 24 March 2026", False),
     ("Starts Nov 20, 2026", "starts 2026-11-20", True),
+    # a date shown without its year is the dated one with the same day; another day is not
+    ("Tue 17 Mar 2026", "Next: Tue 17 Mar", True),
+    ("Tue 17 Mar 2026", "Next: Tue 24 Mar", False),
 ])
 def test_same_words(expected: str, observed: str, holds: bool) -> None:
     assert same_words(expected, observed) is holds
+
+
+@pytest.mark.parametrize("expected, observed, holds", [
+    ("Parts cost: $2.40", "Washer 1 × $2.40 Parts $2.40 Total $92.40", True),
+    ("Parts cost: $2.40", "Parts $0.00 Total $2.40", False),         # another label's value
+    ("Next delivery: Tue 17 Mar 2026", "Skip next delivery (Tue 17 Mar)", True),
+    # the label stops at another value: the second date of a list is not "next"
+    ("Next delivery: Tue 31 Mar 2026", "Upcoming deliveries: Tue 17 Mar Tue 31 Mar", False),
+    ("Next delivery: Tue 31 Mar 2026", "Next delivery Tue 31 Mar 2025", False),
+    ("Status: Done", "Done", False),                # a word is no value: a judge reads those
+    ("Hours logged: 2", "Labour (2 h)", False),     # no word of the label
+])
+def test_a_value_under_the_apps_own_label(expected: str, observed: str, holds: bool) -> None:
+    assert labelled_value(expected, observed) is holds
 
 
 def test_simple_regexes_are_words_real_patterns_stay_exact() -> None:
@@ -106,6 +124,10 @@ CHECKS = {
     # relaxed wording, numbers exact
     "roast": ([{"expect_text": {"css": "#roast", "value": "Roast: Light"}}], "pass", "relaxed"),
     "amount": ([{"expect_text": {"css": "#pay", "value": "$1,798.66"}}], "fail", "scripted"),
+    "labelled": ([{"expect_text": {"css": "#pay", "value": "Payment due: $1,798.65"}}],
+                 "pass", "relaxed"),
+    "labelled-amount": ([{"expect_text": {"css": "#pay", "value": "Payment due: $1,798.66"}}],
+                        "fail", "scripted"),
     # adapted actions: a month + year pair, a radio group, a toggle button
     "month": ([{"fill": {"label": "/first payment month/i", "value": "2025-02"}},
                {"expect_value": {"css": "#month", "value": "February"}},

@@ -33,6 +33,7 @@ from asuka.uiagents import adapt, structure
 from asuka.uiagents.locate import LocatorMiss, StepContext, StepFailed, as_text, build_locator
 from asuka.uiagents.relax import (
     Relaxed,
+    labelled_value,
     lone_container,
     regex_literal,
     relax_locator,
@@ -338,6 +339,9 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
                 step.locator.nth or 0) else None
             if target is not None and same_words(value, as_text(target), contains=contains):
                 return Rescue("relaxed", f"the same words in another form: "
+                                         f"{' '.join(as_text(target).split())[:120]!r}")
+            if target is not None and contains and labelled_value(value, as_text(target)):
+                return Rescue("relaxed", f"the same value under the app's own label: "
                                          f"{' '.join(as_text(target).split())[:120]!r}")
     except (PWError, asyncio.TimeoutError):
         return None

@@ -251,21 +251,58 @@ def _numbers(toks: list[str]) -> list[str]:
     return [t for t in toks if _is_number(t)]
 
 
+def _same(want: str, have: str) -> bool:
+    """Token equality, where a date the page shows without its year ("Tue 17 Mar") is the
+    dated one expected ("Tue 17 Mar 2026"): the day and month are what it states."""
+    return want == have or (have.startswith("0000-") and len(want) == 10
+                            and want[4] == "-" and want[4:] == have[4:])
+
+
 def _holds(want: list[str], window: list[str]) -> bool:
     pool = list(window)
     for t in want:
-        if t in pool:
-            pool.remove(t)
-        else:
+        hit = next((h for h in pool if _same(t, h)), None)
+        if hit is None:
             return False
+        pool.remove(hit)
     # the window's numbers, restricted to those wanted, come in the wanted order
-    nums = [t for t in window if _is_number(t) and t in want]
+    nums = [t for t in window if _is_number(t) and any(_same(w, t) for w in want)]
     return _subsequence(_numbers(want), nums)
 
 
 def _subsequence(small: list[str], big: list[str]) -> bool:
     it = iter(big)
-    return all(any(x == y for y in it) for x in small)
+    return all(any(_same(x, y) for y in it) for x in small)
+
+
+LABEL_REACH = 3  # words from a value back to the label word before it ("Skip next delivery (Tue")
+
+
+def labelled_value(expected: str, observed: str) -> bool:
+    """Does ``observed`` show the value of ``expected`` ("Parts cost: $2.40") under a label of
+    its own that shares a word with the expected label ("Parts $2.40", "Skip next delivery (Tue
+    17 Mar)")? Only for a value that states a number or a date, which must be exact; the
+    label's other words are how the reference app happened to say it."""
+    label, sep, value = expected.partition(":")
+    if not sep:
+        return False
+    want = values(value)
+    label_words = {_stem(t) for t in values(label) if t not in STOP_WORDS and not _is_number(t)}
+    if not want or not label_words or not _numbers(want):
+        return False
+    have = values(observed)
+    width = len(want) + 1
+    for start in range(len(have)):
+        if not _same(want[0], have[start]) or not _holds(want, have[start:start + width]):
+            continue
+        # the label is the words just before the value, never across another value ("Upcoming
+        # deliveries: Tue 17 Mar, Tue 31 Mar" labels only the first date)
+        for t in reversed(have[max(0, start - LABEL_REACH):start]):
+            if _is_number(t):
+                break
+            if _stem(t) in label_words:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- the accessibility tree
