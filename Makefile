@@ -12,6 +12,9 @@ run: setup
 	$(PY) -m asuka.cli run $(RUN_ARGS)
 
 test: setup
+	@# the real agent CLIs at their pinned releases (a tool that fails to install is skipped
+	@# by its test, with the installer's reason)
+	-$(PY) -m asuka.codeagents.install claude-code
 	$(PY) -m pytest -q -ra $(PYTEST_ARGS)
 
 clean:

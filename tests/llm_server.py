@@ -1,7 +1,8 @@
 """A scripted fake LLM server for tests: OpenAI-compatible and Anthropic-style in one.
 
 ``POST /v1/chat/completions`` answers in the OpenAI chat format, ``POST /v1/messages`` in the
-Anthropic messages format. Each request pops the next reply from a queue the test fills with
+Anthropic messages format, each streamed as server-sent events when the request asks for
+``stream`` (as the agent CLIs do). Each request pops the next reply from a queue the test fills with
 ``server.script(...)``; a reply is written in a provider-neutral form (``text``, ``tool_calls``,
 ``json_reply``, ``error``, ``malformed``, ``raw``) and rendered for whichever endpoint was called,
 so one script serves both providers. Every request is recorded (path, headers, JSON body) for
@@ -127,6 +128,67 @@ def _anthropic(reply: Reply, req: dict, n: int) -> dict:
     }
 
 
+# ---------------------------------------------------------------- streamed (SSE) renderings
+# The agent CLIs stream: Claude Code the Messages API's events, aider chat-completion chunks.
+# Each is the non-streamed reply cut into the events the real API sends, in its order.
+
+def _sse(events: list[tuple[str | None, Any]]) -> bytes:
+    out = []
+    for name, data in events:
+        head = f"event: {name}\n" if name else ""
+        body = data if isinstance(data, str) else json.dumps(data)
+        out.append(f"{head}data: {body}\n\n")
+    return "".join(out).encode()
+
+
+def _anthropic_stream(reply: Reply, req: dict, n: int) -> bytes:
+    msg = _anthropic(reply, req, n)
+    usage = msg["usage"]
+    start = {**msg, "content": [], "stop_reason": None,
+             "usage": {**usage, "output_tokens": 1}}
+    events: list[tuple[str | None, Any]] = [("message_start", {"type": "message_start",
+                                                                "message": start})]
+    for i, block in enumerate(msg["content"]):
+        if block["type"] == "text":
+            first, delta = {"type": "text", "text": ""}, {"type": "text_delta",
+                                                          "text": block["text"]}
+        else:
+            first = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [("content_block_start", {"type": "content_block_start", "index": i,
+                                            "content_block": first}),
+                   ("content_block_delta", {"type": "content_block_delta", "index": i,
+                                            "delta": delta}),
+                   ("content_block_stop", {"type": "content_block_stop", "index": i})]
+    events += [("message_delta", {"type": "message_delta",
+                                  "delta": {"stop_reason": msg["stop_reason"],
+                                            "stop_sequence": None},
+                                  "usage": {"output_tokens": usage["output_tokens"]}}),
+               ("message_stop", {"type": "message_stop"})]
+    return _sse(events)
+
+
+def _openai_stream(reply: Reply, req: dict, n: int) -> bytes:
+    whole = _openai(reply, req, n)
+    choice, base = whole["choices"][0], {k: whole[k] for k in ("id", "created", "model")}
+    base["object"] = "chat.completion.chunk"
+
+    def chunk(delta: dict, finish: str | None = None, **extra: Any) -> dict:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish,
+                                     "logprobs": None}], **extra}
+
+    events: list[tuple[str | None, Any]] = [(None, chunk({"role": "assistant", "content": ""}))]
+    if choice["message"]["content"]:
+        events.append((None, chunk({"content": choice["message"]["content"]})))
+    for i, call in enumerate(choice["message"].get("tool_calls") or []):
+        events.append((None, chunk({"tool_calls": [{"index": i, **call}]})))
+    events.append((None, chunk({}, choice["finish_reason"])))
+    if (req.get("stream_options") or {}).get("include_usage"):
+        events.append((None, {**base, "choices": [], "usage": whole["usage"]}))
+    events.append((None, "[DONE]"))
+    return _sse(events)
+
+
 # One image as OpenAI bills a 1280x1100-ish screenshot at detail "auto" (4 tiles + base);
 # Anthropic's (w*h/750) is of the same order.
 IMAGE_TOKENS = 765
@@ -231,6 +293,11 @@ class ScriptedLLMServer:
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
+            def do_HEAD(self) -> None:  # noqa: N802 - Claude Code checks it can connect
+                self.send_response(200)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
             def do_POST(self) -> None:  # noqa: N802
                 n = int(self.headers.get("content-length") or 0)
                 data = self.rfile.read(n) if n else b""
@@ -247,6 +314,7 @@ class ScriptedLLMServer:
                     time.sleep(reply.delay_s)
                 path = self.path.split("?")[0]
                 req = body if isinstance(body, dict) else {}
+                stream = False
                 n_req = len(server.requests)
                 if reply.kind == "raw":
                     payload = reply.body if isinstance(reply.body, bytes) else json.dumps(
@@ -254,14 +322,19 @@ class ScriptedLLMServer:
                 elif reply.kind == "error":
                     msg = (reply.body or {}).get("message", "error")
                     payload = json.dumps(_error_body(path, reply.status, msg)).encode()
+                elif path.endswith("/chat/completions") and req.get("stream"):
+                    payload, stream = _openai_stream(reply, req, n_req), True
                 elif path.endswith("/chat/completions"):
                     payload = json.dumps(_openai(reply, req, n_req)).encode()
+                elif path.endswith("/messages") and req.get("stream"):
+                    payload, stream = _anthropic_stream(reply, req, n_req), True
                 elif path.endswith("/messages"):
                     payload = json.dumps(_anthropic(reply, req, n_req)).encode()
                 else:
                     reply = error(404, f"fake server: unknown path {path}")
                     payload = json.dumps(_error_body(path, 404, "unknown path")).encode()
-                headers = {"content-type": "application/json", **reply.headers}
+                kind = "text/event-stream" if stream else "application/json"
+                headers = {"content-type": kind, **reply.headers}
                 try:
                     self.send_response(reply.status)
                     for k, v in headers.items():

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
+from asuka.codeagents.install import installed_binary
 from asuka.codeagents.sealed import resolve_sandbox, run_in_container, sealed_argv
 from asuka.codeagents.tools import kill_group
 from asuka.errors import SetupError
@@ -70,6 +71,9 @@ class CLIAdapter(BaseModel):
     network: bool = True  # agents call their model; nothing else of the host is reachable
     # the container image with the tool installed, for the docker agent sandbox
     image: str | None = None
+    # the release this adapter was written against, npm:NAME@VERSION or pypi:NAME==VERSION:
+    # what `python -m asuka.codeagents.install` installs (asuka.codeagents.install)
+    package: str | None = None
 
 
 def load_adapters(path: Path | None = None) -> dict[str, CLIAdapter]:
@@ -200,7 +204,11 @@ class CLICodeAgent:
     def _executable(self) -> str | None:
         a = self.adapter
         first = a.binary[0] if isinstance(a.binary, list) else a.binary
-        return shutil.which(first)
+        found = shutil.which(first)
+        if found is None and self.tool != "custom":  # the pinned release, when installed
+            pinned = installed_binary(self.tool, a)
+            found = str(pinned) if pinned is not None else None
+        return found
 
     def preflight(self, sandbox: str | None = None) -> str:
         """Sandbox, binary and provider key, checked before round 1; returns the sandbox."""
@@ -272,9 +280,10 @@ class CLICodeAgent:
             inv = self.build(ctx, prompt_file, sealed=box != "none")
             prompt_file.write_text(inv.prompt, "utf-8")
             argv = inv.argv
+            if box != "docker":  # on PATH, or the pinned release installed for Asuka
+                argv = [self._executable() or argv[0], *argv[1:]]
             if box == "bwrap":
-                exe = self._executable() or argv[0]
-                argv = sealed_argv([os.path.realpath(exe), *argv[1:]], workspace=workspace,
+                argv = sealed_argv([os.path.realpath(argv[0]), *argv[1:]], workspace=workspace,
                                    home=home, network=self.adapter.network,
                                    readonly=[Path(tmp)], sealed=ctx.sealed)
             try:

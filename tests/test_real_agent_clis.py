@@ -1,0 +1,149 @@
+"""The real agent CLIs, at the versions cli_agents.yaml pins, through Asuka's adapters: each runs
+two rounds of the real loop sealed (bubblewrap), its model a scripted server on 127.0.0.1 that
+speaks the tool's own wire format. Round 1 probes what it must never see, then writes the app;
+round 2 reads the app and edits it. ``make test`` installs the tools first
+(``python -m asuka.codeagents.install``); a tool that could not be installed is skipped with
+the installer's reason."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from asuka.benchmark.loading import load_tasks
+from asuka.codeagents.agent_cli import load_adapters
+from asuka.codeagents.install import install_error, installed_binary
+from asuka.deploy import Deployer, bwrap_usable
+from asuka.loop.cell import CellSpec, run_cell
+from asuka.results.store import RunStore
+from tests.llm_server import Recorded, Reply, ScriptedLLMServer, text, tool_calls
+from tests.test_agent_sandbox import CANARY, SENTINELS, plant_other_cell, sentinel_bench  # noqa: F401
+
+APP_V1 = "<!doctype html><html lang=en><title>Todos</title><h1>Todos</h1><p>version one</p>"
+
+
+def pinned(tool: str) -> Path:
+    """The tool's installed program, or a skip that says why there is none."""
+    adapter = load_adapters()[tool]
+    found = installed_binary(tool, adapter)
+    if found is None:
+        why = install_error(tool) or "not installed"
+        pytest.skip(f"{tool} ({adapter.package}) is not available: {why} — run "
+                    f"`python -m asuka.codeagents.install {tool}`")
+    return found
+
+
+def version(binary: Path) -> str:
+    done = subprocess.run([str(binary), "--version"], capture_output=True, text=True,
+                          timeout=60)
+    return (done.stdout or done.stderr).strip().splitlines()[0]
+
+
+def _texts(node: object) -> str:
+    """Every text a request carries (system prompt, messages), joined."""
+    if isinstance(node, dict):
+        return "\n".join(_texts(v) for k, v in node.items() if k in ("system", "messages",
+                                                                      "content", "text"))
+    if isinstance(node, list):
+        return "\n".join(_texts(v) for v in node)
+    return node if isinstance(node, str) else ""
+
+
+class ClaudeModel:
+    """Plays Claude for Claude Code: a scripted list of tool uses per round, each sent when the
+    previous tool's result came back (Messages API, streamed)."""
+
+    def __init__(self, probe: str) -> None:
+        self.workspace: str | None = None
+        self.rounds: list[list[Callable[[], Reply]]] = [
+            [lambda: tool_calls(("Bash", {"command": probe, "description": "look around"})),
+             lambda: tool_calls(("Write", {"file_path": self._ws("index.html"),
+                                           "content": APP_V1})),
+             lambda: text("Wrote index.html.")],
+            [lambda: tool_calls(("Read", {"file_path": self._ws("index.html")})),
+             lambda: tool_calls(("Edit", {"file_path": self._ws("index.html"),
+                                          "old_string": "version one",
+                                          "new_string": "version two"})),
+             lambda: text("Edited index.html.")],
+        ]
+        self.round = -1
+        self.step = 0
+
+    def _ws(self, name: str) -> str:
+        assert self.workspace is not None
+        return f"{self.workspace}/{name}"
+
+    def __call__(self, rec: Recorded) -> Reply:
+        body = rec.body if isinstance(rec.body, dict) else {}
+        if not body.get("tools"):  # an auxiliary call (none expected when quiet): answer it
+            return text("ok")
+        last = (body.get("messages") or [{}])[-1].get("content")
+        continuing = isinstance(last, list) and any(
+            isinstance(c, dict) and c.get("type") == "tool_result" for c in last)
+        if not continuing:  # a new prompt: the next round
+            self.round, self.step = self.round + 1, 0
+            m = re.search(r"Primary working directory: (\S+)", _texts(body))
+            self.workspace = m.group(1) if m else self.workspace
+        reply = self.rounds[self.round][self.step]()
+        self.step += 1
+        return reply
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not bwrap_usable(), reason="bubblewrap is not usable here")
+async def test_claude_code_two_rounds_sealed(tmp_path: Path, sentinel_bench: Path,  # noqa: F811
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    binary = pinned("claude-code")
+    with capsys.disabled():
+        print(f"\n[real agent CLI] claude-code: {version(binary)} ({binary.name})")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # only the pinned release can be found
+    assert shutil.which("claude") is None
+    monkeypatch.setenv("ASUKA_LIVE_DIR", str(tmp_path / "live"))
+    store = RunStore(tmp_path / "run")
+    (store.root / "run.json").write_text(json.dumps({"bench": str(sentinel_bench), "cells": []}))
+    other = plant_other_cell(store)
+    probe = (f"cat {store.root}/run.json; cat {sentinel_bench}/tasks/mini-todo/task.yaml; "
+             f"cat {sentinel_bench}/prds/mini-todo.md; cat {other}/secret.txt; "
+             "env | grep -i canary || echo no-canary; ls -a ..")
+    model = ClaudeModel(probe)
+    server = ScriptedLLMServer().start()
+    server.script(*[model] * 12)
+    try:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.anthropic_base_url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-dummy-0000")
+        monkeypatch.setenv("ASUKA_CANARY_API_KEY", CANARY)
+        monkeypatch.setenv("OPENAI_API_KEY", CANARY)  # another provider's key: never passed
+        (bt,) = load_tasks(sentinel_bench, ["mini-todo"])
+        spec = CellSpec(task="mini-todo", agent="cli", rounds=2, protocol="full",
+                        agent_options={"tool": "claude-code", "timeout_s": 120})
+        result = await run_cell(spec, bt, store, Deployer())
+    finally:
+        server.stop()
+    assert result["status"] == "finished", result
+    # the probe's output went back to the model: nothing of the answers, the store or a key
+    results = [c for r in server.requests if isinstance(r.body, dict)
+               for m in r.body.get("messages", []) if isinstance(m.get("content"), list)
+               for c in m["content"] if isinstance(c, dict) and c.get("type") == "tool_result"]
+    probed = json.dumps(results[0])
+    assert "no-canary" in probed, probed
+    for s in SENTINELS:
+        assert s not in probed, (s, probed)
+    one, two = store.load_round(spec.cell_id, 1), store.load_round(spec.cell_id, 2)
+    for rec in (one, two):
+        assert rec.agent.meta["sandbox"] == "bwrap" and rec.agent.ok, rec.agent
+        assert '"type":"result"' in rec.agent.transcript.replace(" ", "")
+        assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0
+    assert two.agent.meta["continued"]
+    snap1 = store.round_dir(spec.cell_id, 1) / "workspace" / "index.html"
+    snap2 = store.round_dir(spec.cell_id, 2) / "workspace" / "index.html"
+    assert "version one" in snap1.read_text()
+    assert "version two" in snap2.read_text() and "version one" not in snap2.read_text()
+    # round 2 was told what the user found, and read the file before editing it
+    assert model.round == 1 and model.step == 3
