@@ -2,7 +2,7 @@
 
 ``POST /v1/chat/completions`` answers in the OpenAI chat format, ``POST /v1/messages`` in the
 Anthropic messages format, each streamed as server-sent events when the request asks for
-``stream`` (as the agent CLIs do). Each request pops the next reply from a queue the test fills with
+``stream`` (as the agent CLIs do); ``POST /v1/responses`` streams the Responses API's events. Each request pops the next reply from a queue the test fills with
 ``server.script(...)``; a reply is written in a provider-neutral form (``text``, ``tool_calls``,
 ``json_reply``, ``error``, ``malformed``, ``raw``) and rendered for whichever endpoint was called,
 so one script serves both providers. Every request is recorded (path, headers, JSON body) for
@@ -189,6 +189,38 @@ def _openai_stream(reply: Reply, req: dict, n: int) -> bytes:
     return _sse(events)
 
 
+def _responses_stream(reply: Reply, req: dict, n: int) -> bytes:
+    """The Responses API's events (Codex): each output item added then done, then completed
+    with the usage."""
+    u = reply.usage or {"input": 10, "output": 5, "cached": 0}
+    items: list[dict] = []
+    if reply.text:
+        items.append({"type": "message", "id": f"msg_{n}", "role": "assistant",
+                      "status": "completed",
+                      "content": [{"type": "output_text", "text": reply.text,
+                                   "annotations": []}]})
+    for i, (name, args) in enumerate(reply.calls):
+        items.append({"type": "function_call", "id": f"fc_{n}_{i}", "call_id": f"call_{n}_{i}",
+                      "name": name, "arguments": json.dumps(args), "status": "completed"})
+    response = {"id": f"resp_{n}", "object": "response", "created_at": int(time.time()),
+                "model": req.get("model", "fake"), "status": "in_progress", "output": []}
+    events: list[tuple[str | None, Any]] = [
+        ("response.created", {"type": "response.created", "response": response})]
+    for i, item in enumerate(items):
+        events += [("response.output_item.added", {"type": "response.output_item.added",
+                                                   "output_index": i, "item": item}),
+                   ("response.output_item.done", {"type": "response.output_item.done",
+                                                  "output_index": i, "item": item})]
+    usage = {"input_tokens": u.get("input", 0),
+             "input_tokens_details": {"cached_tokens": u.get("cached", 0)},
+             "output_tokens": u.get("output", 0),
+             "output_tokens_details": {"reasoning_tokens": 0},
+             "total_tokens": u.get("input", 0) + u.get("output", 0)}
+    events.append(("response.completed", {"type": "response.completed", "response": {
+        **response, "status": "completed", "output": items, "usage": usage}}))
+    return _sse(events)
+
+
 # One image as OpenAI bills a 1280x1100-ish screenshot at detail "auto" (4 tiles + base);
 # Anthropic's (w*h/750) is of the same order.
 IMAGE_TOKENS = 765
@@ -326,6 +358,8 @@ class ScriptedLLMServer:
                     payload, stream = _openai_stream(reply, req, n_req), True
                 elif path.endswith("/chat/completions"):
                     payload = json.dumps(_openai(reply, req, n_req)).encode()
+                elif path.endswith("/responses"):
+                    payload, stream = _responses_stream(reply, req, n_req), True
                 elif path.endswith("/messages") and req.get("stream"):
                     payload, stream = _anthropic_stream(reply, req, n_req), True
                 elif path.endswith("/messages"):

@@ -299,7 +299,7 @@ def _expected() -> dict[str, tuple[list[str], list[str]]]:
     skip = "--dangerously-skip-permissions"
     aider = ["aider", "--message", "P", "--yes-always", "--no-auto-commits", "--no-check-update",
              "--chat-history-file", ".aider.chat.history.md"]
-    codex = ["codex", "exec", "--sandbox", "workspace-write", "--skip-git-repo-check",
+    codex = ["codex", "exec", "--json", "--sandbox", "workspace-write", "--skip-git-repo-check",
              "--model", "M"]
     return {
         "claude-code": (
@@ -316,6 +316,26 @@ def _expected() -> dict[str, tuple[list[str], list[str]]]:
         "openhands-legacy": (["python", "-m", "openhands.core.main", "-t", "P1"],
                              ["python", "-m", "openhands.core.main", "-t", "P2n"]),
     }
+
+
+def test_codex_sealed_gives_up_its_own_sandbox_and_gets_a_provider(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sealed, Codex's own bubblewrap (which cannot nest in ours) gives way; with
+    OPENAI_BASE_URL set, its provider config in the private HOME names that URL."""
+    from asuka.codeagents.agent_cli import agent_home, write_home_config
+
+    agent = CLICodeAgent("codex", model="M")
+    c1 = ctx(tmp_path, 1)
+    assert "danger-full-access" in agent.build(c1, sealed=True).argv
+    assert "danger-full-access" not in agent.build(c1).argv
+    home = agent_home(c1)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    write_home_config(home, agent.adapter.home_config, "M")
+    assert not (home / ".codex" / "config.toml").exists()
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    write_home_config(home, agent.adapter.home_config, "M")
+    config = (home / ".codex" / "config.toml").read_text()
+    assert 'base_url = "http://127.0.0.1:9/v1"' in config and 'wire_api = "responses"' in config
 
 
 @pytest.mark.parametrize("tool", sorted(_expected()))

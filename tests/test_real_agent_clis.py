@@ -59,6 +59,9 @@ class ClaudeModel:
     """Plays Claude for Claude Code: a scripted list of tool uses per round, each sent when the
     previous tool's result came back (Messages API, streamed)."""
 
+    env = {"ANTHROPIC_API_KEY": "sk-ant-test-dummy-0000"}
+    base_url_var, dialect = "ANTHROPIC_BASE_URL", "anthropic"
+
     def __init__(self, probe: str) -> None:
         self.workspace: str | None = None
         self.rounds: list[list[Callable[[], Reply]]] = [
@@ -95,55 +98,119 @@ class ClaudeModel:
         return reply
 
 
-@pytest.mark.browser
-@pytest.mark.skipif(not bwrap_usable(), reason="bubblewrap is not usable here")
-async def test_claude_code_two_rounds_sealed(tmp_path: Path, sentinel_bench: Path,  # noqa: F811
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    binary = pinned("claude-code")
+class CodexModel:
+    """Plays the model for Codex (Responses API, streamed): it acts through ``exec_command``
+    in the workspace, its working directory."""
+
+    env = {"OPENAI_API_KEY": "sk-test-dummy-openai-0000"}
+    base_url_var, dialect = "OPENAI_BASE_URL", "openai"
+
+    def __init__(self, probe: str) -> None:
+        def sh(cmd: str) -> Callable[[], Reply]:
+            return lambda: tool_calls(("exec_command", {"cmd": cmd}))
+        self.rounds: list[list[Callable[[], Reply]]] = [
+            [sh(probe), sh(f"cat > index.html <<'EOF'\n{APP_V1}\nEOF"),
+             lambda: text("Wrote index.html.")],
+            [sh("cat index.html"), sh("sed -i 's/version one/version two/' index.html"),
+             lambda: text("Edited index.html.")],
+        ]
+        self.round, self.step = -1, 0
+
+    def __call__(self, rec: Recorded) -> Reply:
+        body = rec.body if isinstance(rec.body, dict) else {}
+        last = (body.get("input") or [{}])[-1]
+        if last.get("type") != "function_call_output":
+            self.round, self.step = self.round + 1, 0
+        reply = self.rounds[self.round][self.step]()
+        self.step += 1
+        return reply
+
+
+def tool_outputs(server: ScriptedLLMServer) -> list[str]:
+    """What the tool's commands printed, as sent back to the model, in order."""
+    out: list[str] = []
+    for r in server.requests:
+        body = r.body if isinstance(r.body, dict) else {}
+        for m in body.get("messages", []):
+            for c in m.get("content") if isinstance(m.get("content"), list) else []:
+                if isinstance(c, dict) and c.get("type") == "tool_result":
+                    out.append(json.dumps(c.get("content")))
+        for item in body.get("input", []):
+            if isinstance(item, dict) and item.get("type") == "function_call_output":
+                out.append(json.dumps(item.get("output")))
+    return out
+
+
+async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: Path,
+                            bench: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Run ``tool`` through two rounds of a sealed cell against its scripted model and check
+    what every real tool must do (see the module doc)."""
+    binary = pinned(tool)
     with capsys.disabled():
-        print(f"\n[real agent CLI] claude-code: {version(binary)} ({binary.name})")
+        print(f"\n[real agent CLI] {tool}: {version(binary)} ({load_adapters()[tool].package})")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")  # only the pinned release can be found
-    assert shutil.which("claude") is None
+    assert shutil.which(program) is None
     monkeypatch.setenv("ASUKA_LIVE_DIR", str(tmp_path / "live"))
     store = RunStore(tmp_path / "run")
-    (store.root / "run.json").write_text(json.dumps({"bench": str(sentinel_bench), "cells": []}))
+    (store.root / "run.json").write_text(json.dumps({"bench": str(bench), "cells": []}))
     other = plant_other_cell(store)
-    probe = (f"cat {store.root}/run.json; cat {sentinel_bench}/tasks/mini-todo/task.yaml; "
-             f"cat {sentinel_bench}/prds/mini-todo.md; cat {other}/secret.txt; "
+    probe = (f"cat {store.root}/run.json; cat {bench}/tasks/mini-todo/task.yaml; "
+             f"cat {bench}/prds/mini-todo.md; cat {other}/secret.txt; "
              "env | grep -i canary || echo no-canary; ls -a ..")
-    model = ClaudeModel(probe)
+    model = model_cls(probe)
     server = ScriptedLLMServer().start()
     server.script(*[model] * 12)
     try:
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.anthropic_base_url)
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-dummy-0000")
+        monkeypatch.setenv(model.base_url_var, server.base_url(model.dialect))
+        for k, v in model.env.items():
+            monkeypatch.setenv(k, v)
         monkeypatch.setenv("ASUKA_CANARY_API_KEY", CANARY)
-        monkeypatch.setenv("OPENAI_API_KEY", CANARY)  # another provider's key: never passed
-        (bt,) = load_tasks(sentinel_bench, ["mini-todo"])
+        # another provider's key: never passed
+        monkeypatch.setenv("OPENAI_API_KEY" if model.dialect == "anthropic"
+                           else "ANTHROPIC_API_KEY", CANARY)
+        (bt,) = load_tasks(bench, ["mini-todo"])
         spec = CellSpec(task="mini-todo", agent="cli", rounds=2, protocol="full",
-                        agent_options={"tool": "claude-code", "timeout_s": 120})
+                        agent_options={"tool": tool, "timeout_s": 120})
         result = await run_cell(spec, bt, store, Deployer())
     finally:
         server.stop()
     assert result["status"] == "finished", result
     # the probe's output went back to the model: nothing of the answers, the store or a key
-    results = [c for r in server.requests if isinstance(r.body, dict)
-               for m in r.body.get("messages", []) if isinstance(m.get("content"), list)
-               for c in m["content"] if isinstance(c, dict) and c.get("type") == "tool_result"]
-    probed = json.dumps(results[0])
+    outputs = tool_outputs(server)
+    assert outputs, (server.requests, one_transcript(store, spec.cell_id))
+    probed = outputs[0]
     assert "no-canary" in probed, probed
     for s in SENTINELS:
         assert s not in probed, (s, probed)
     one, two = store.load_round(spec.cell_id, 1), store.load_round(spec.cell_id, 2)
     for rec in (one, two):
         assert rec.agent.meta["sandbox"] == "bwrap" and rec.agent.ok, rec.agent
-        assert '"type":"result"' in rec.agent.transcript.replace(" ", "")
-        assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0
+        assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0, rec.agent.usage
     assert two.agent.meta["continued"]
     snap1 = store.round_dir(spec.cell_id, 1) / "workspace" / "index.html"
     snap2 = store.round_dir(spec.cell_id, 2) / "workspace" / "index.html"
     assert "version one" in snap1.read_text()
     assert "version two" in snap2.read_text() and "version one" not in snap2.read_text()
-    # round 2 was told what the user found, and read the file before editing it
+    # the session went on in round 2: it read the file, then edited it, then answered
     assert model.round == 1 and model.step == 3
+
+
+sealed = [pytest.mark.browser,
+          pytest.mark.skipif(not bwrap_usable(), reason="bubblewrap is not usable here")]
+
+
+@pytest.mark.parametrize("tool, program, model_cls", [
+    pytest.param("claude-code", "claude", ClaudeModel, marks=sealed, id="claude-code"),
+    pytest.param("codex", "codex", CodexModel, marks=sealed, id="codex"),
+])
+async def test_real_tool_two_rounds_sealed(tool: str, program: str, model_cls: type,
+                                           tmp_path: Path, sentinel_bench: Path,  # noqa: F811
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    await two_rounds_sealed(tool, program, model_cls, tmp_path, sentinel_bench, monkeypatch,
+                            capsys)
+
+
+def one_transcript(store: RunStore, cell: str) -> str:
+    return store.load_round(cell, 1).agent.transcript[-3000:]

@@ -25,6 +25,7 @@ import shlex
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,6 +45,14 @@ ADAPTERS_FILE = Path(__file__).with_name("cli_agents.yaml")
 BASE_ENV = ("PATH", "LANG", "LC_ALL", "TERM", "USER", "SHELL", "TZ")
 PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|model|workspace|round)\}")
 MAX_STREAM_BYTES = 4_000_000
+
+
+class HomeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    file: str          # relative to the agent's private HOME
+    when: str          # the variable whose presence asks for the file
+    text: str
 
 
 class CLIAdapter(BaseModel):
@@ -71,6 +80,12 @@ class CLIAdapter(BaseModel):
     network: bool = True  # agents call their model; nothing else of the host is reachable
     # the container image with the tool installed, for the docker agent sandbox
     image: str | None = None
+    # argv tokens replaced when the tool runs sealed: its own sandbox (nested bubblewrap cannot
+    # start inside ours) gives way to the one Asuka puts around it
+    sandboxed_args: dict[str, str] = Field(default_factory=dict)
+    # files written into the private HOME before each round when a variable is set (Codex's
+    # provider for OPENAI_BASE_URL); {env:NAME} and {model} are substituted in the text
+    home_config: list[HomeConfig] = Field(default_factory=list)
     # the release this adapter was written against, npm:NAME@VERSION or pypi:NAME==VERSION:
     # what `python -m asuka.codeagents.install` installs (asuka.codeagents.install)
     package: str | None = None
@@ -93,9 +108,9 @@ def _fill(token: str, values: dict[str, str]) -> str:
     return PLACEHOLDER.sub(lambda m: values.get(m.group(1), ""), token)
 
 
-def claude_usage(stdout: str, model: str) -> list[Usage]:
-    """Usage from Claude Code's final ``result`` event (stream-json / json output)."""
-    for line in reversed(stdout.splitlines()):
+def json_events(stdout: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a tool's JSON-lines output, in order; other lines are skipped."""
+    for line in stdout.splitlines():
         line = line.strip()
         if not line.startswith("{"):
             continue
@@ -103,7 +118,36 @@ def claude_usage(stdout: str, model: str) -> list[Usage]:
             ev = json.loads(line)
         except ValueError:
             continue
-        if isinstance(ev, dict) and ev.get("type") == "result":
+        if isinstance(ev, dict):
+            yield ev
+
+
+def codex_usage(stdout: str, model: str, before: Usage | None = None) -> list[Usage]:
+    """Usage from ``codex exec --json``: its last ``turn.completed`` event counts the whole
+    session, so a resumed session's round is the difference from ``before``."""
+    total: Usage | None = None
+    for ev in json_events(stdout):
+        if ev.get("type") == "turn.completed":
+            u = ev.get("usage") or {}
+            total = Usage(role="code-agent", model=model, calls=1,
+                          input_tokens=int(u.get("input_tokens") or 0),
+                          output_tokens=int(u.get("output_tokens") or 0)
+                          + int(u.get("reasoning_output_tokens") or 0),
+                          cached_tokens=int(u.get("cached_input_tokens") or 0))
+    if total is None:
+        return []
+    if before is not None:
+        total = total.model_copy(update={
+            "input_tokens": max(0, total.input_tokens - before.input_tokens),
+            "output_tokens": max(0, total.output_tokens - before.output_tokens),
+            "cached_tokens": max(0, total.cached_tokens - before.cached_tokens)})
+    return [total]
+
+
+def claude_usage(stdout: str, model: str) -> list[Usage]:
+    """Usage from Claude Code's final ``result`` event (stream-json / json output)."""
+    for ev in reversed(list(json_events(stdout))):
+        if ev.get("type") == "result":
             u = ev.get("usage") or {}
             read = int(u.get("cache_read_input_tokens") or 0)
             write = int(u.get("cache_creation_input_tokens") or 0)
@@ -199,6 +243,7 @@ class CLICodeAgent:
         self.timeout_s = timeout_s
         self.continue_session = continue_session
         self.sandbox, self.allow_unsandboxed = sandbox, bool(allow_unsandboxed)
+        self._session_usage: dict[str, Usage] = {}  # per workspace: a session's running total
 
     # ------------------------------------------------------------ preflight
     def _executable(self) -> str | None:
@@ -245,7 +290,8 @@ class CLICodeAgent:
                 if self.model:
                     argv += [_fill(t, values) for t in a.model_args]
             else:
-                argv.append(_fill(token, values))
+                argv.append(_fill(a.sandboxed_args.get(token, token) if sealed else token,
+                                  values))
         env = {k: os.environ[k] for k in BASE_ENV if k in os.environ}
         env.update({"HOME": str(agent_home(ctx)), "TMPDIR": "/tmp"})
         # The agent under test is trusted with its own provider key(s): pass those through.
@@ -272,6 +318,7 @@ class CLICodeAgent:
         if not home.exists():
             home.mkdir(parents=True)
             seed_config(home, self.adapter.config)
+        write_home_config(home, self.adapter.home_config, self.model)
         tfile = self._transcript_file(workspace)
         offset = tfile.stat().st_size if tfile and tfile.is_file() else 0
         timeout = self.timeout_s if self.timeout_s is not None else ctx.timeout_s
@@ -318,8 +365,16 @@ class CLICodeAgent:
             parts.append(f"[timeout] {error}")
         elif code != 0:
             error = f"{self.tool} exited with code {code}"
-        usage = claude_usage(out, self.model or "") if self.adapter.usage == \
-            "claude-stream-json" else []
+        usage: list[Usage] = []
+        if self.adapter.usage == "claude-stream-json":
+            usage = claude_usage(out, self.model or "")
+        elif self.adapter.usage == "codex-json":
+            usage = codex_usage(out, self.model or "",
+                                self._session_usage.get(str(workspace)) if inv.continued
+                                else None)
+            whole = codex_usage(out, self.model or "")
+            if whole:
+                self._session_usage[str(workspace)] = whole[0]
         return AgentRoundResult(
             ok=error is None, error=error, transcript="\n".join(parts), usage=usage,
             duration_s=time.monotonic() - t0,
@@ -333,6 +388,19 @@ def agent_home(ctx: RoundContext) -> Path:
         return Path(ctx.agent_home)
     ws = Path(ctx.workspace)
     return ws.parent / f"{ws.name}.home"
+
+
+def write_home_config(home: Path, entries: list[HomeConfig], model: str | None) -> None:
+    """Write each config file whose variable is set, filled from the environment (Codex reads
+    its provider, with the base URL, only from a file)."""
+    for entry in entries:
+        if not os.environ.get(entry.when):
+            continue
+        text = re.sub(r"\{env:([A-Z0-9_]+)\}", lambda m: os.environ.get(m.group(1), ""),
+                      entry.text).replace("{model}", model or "")
+        dest = home / entry.file
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text)
 
 
 def seed_config(home: Path, entries: list[str]) -> None:

@@ -84,7 +84,8 @@ def _system(path: Path) -> bool:
 def program_paths(argv: Sequence[str], sealed: Sequence[Path]) -> list[Path]:
     """What the agent's program needs to be visible read-only: the executable and the files
     named on its command line (a script), the install prefix of an executable outside the system
-    dirs (a venv, a global node_modules, pyenv), and a venv's base interpreter. Nothing inside,
+    dirs (a venv, a global node_modules, pyenv), the node_modules folder an npm program is in,
+    and a venv's base interpreter. Nothing inside,
     or containing, a sealed path is ever exposed: such a file is left out (and the agent fails to
     start, which its transcript shows)."""
     sealed = [Path(os.path.realpath(p)) for p in sealed]
@@ -101,6 +102,9 @@ def program_paths(argv: Sequence[str], sealed: Sequence[Path]) -> list[Path]:
     for c in candidates:
         for p in (c, Path(os.path.realpath(c))):
             add(p)
+            if "node_modules" in p.parts:  # an npm package finds its siblings there (Codex's
+                # launcher runs the platform package beside it)
+                add(Path(*p.parts[:p.parts.index("node_modules") + 1]))
             prefix = p.parent.parent  # .../bin/tool -> the install prefix
             if (prefix / "pyvenv.cfg").is_file() or (prefix / "lib" / "node_modules").is_dir() \
                     or (prefix / "node_modules").is_dir() or p.parent.name == "bin":
