@@ -298,7 +298,7 @@ def _expected() -> dict[str, tuple[list[str], list[str]]]:
     """tool -> (round-1 argv, round-2 argv); P1/P2 stand for the prompts, M for the model."""
     skip = "--dangerously-skip-permissions"
     aider = ["aider", "--message", "P", "--yes-always", "--no-auto-commits", "--no-check-update",
-             "--chat-history-file", ".aider.chat.history.md"]
+             "--no-git", "--no-analytics", "--chat-history-file", ".aider.chat.history.md"]
     codex = ["codex", "exec", "--json", "--sandbox", "workspace-write", "--skip-git-repo-check",
              "--model", "M"]
     return {
@@ -336,6 +336,26 @@ def test_codex_sealed_gives_up_its_own_sandbox_and_gets_a_provider(
     write_home_config(home, agent.adapter.home_config, "M")
     config = (home / ".codex" / "config.toml").read_text()
     assert 'base_url = "http://127.0.0.1:9/v1"' in config and 'wire_api = "responses"' in config
+
+
+def test_aider_offline_and_either_base_url_name(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """OPENAI_BASE_URL reaches aider as the OPENAI_API_BASE it reads (an explicit
+    OPENAI_API_BASE wins); its price-table download is replaced by litellm's own copy; usage
+    is read from its "Tokens:" lines."""
+    from asuka.codeagents.agent_cli import aider_usage
+
+    monkeypatch.delenv("OPENAI_API_BASE", raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    agent = CLICodeAgent("aider")
+    env = agent.build(ctx(tmp_path, 1)).env
+    assert env["OPENAI_API_BASE"] == "http://127.0.0.1:9/v1"
+    assert env["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:8/v1")
+    assert agent.build(ctx(tmp_path, 1)).env["OPENAI_API_BASE"] == "http://127.0.0.1:8/v1"
+    (u,) = aider_usage("Tokens: 2.4k sent, 50 received. Cost: $0.01\n"
+                       "Tokens: 300 sent, 1.2k cache hit, 7 received.", "m")
+    assert (u.calls, u.input_tokens, u.output_tokens, u.cached_tokens) == (2, 3900, 57, 1200)
 
 
 @pytest.mark.parametrize("tool", sorted(_expected()))

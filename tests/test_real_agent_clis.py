@@ -60,7 +60,7 @@ class ClaudeModel:
     previous tool's result came back (Messages API, streamed)."""
 
     env = {"ANTHROPIC_API_KEY": "sk-ant-test-dummy-0000"}
-    base_url_var, dialect = "ANTHROPIC_BASE_URL", "anthropic"
+    base_url_var, dialect, other_key = "ANTHROPIC_BASE_URL", "anthropic", "OPENAI_API_KEY"
 
     def __init__(self, probe: str) -> None:
         self.workspace: str | None = None
@@ -103,7 +103,7 @@ class CodexModel:
     in the workspace, its working directory."""
 
     env = {"OPENAI_API_KEY": "sk-test-dummy-openai-0000"}
-    base_url_var, dialect = "OPENAI_BASE_URL", "openai"
+    base_url_var, dialect, other_key = "OPENAI_BASE_URL", "openai", "ANTHROPIC_API_KEY"
 
     def __init__(self, probe: str) -> None:
         def sh(cmd: str) -> Callable[[], Reply]:
@@ -121,6 +121,36 @@ class CodexModel:
         last = (body.get("input") or [{}])[-1]
         if last.get("type") != "function_call_output":
             self.round, self.step = self.round + 1, 0
+        reply = self.rounds[self.round][self.step]()
+        self.step += 1
+        return reply
+
+
+def search_replace(name: str, search: str, replace: str) -> str:
+    return f"{name}\n```html\n<<<<<<< SEARCH\n{search}=======\n{replace}\n>>>>>>> REPLACE\n```\n"
+
+
+class AiderModel:
+    """Plays the model for aider (chat completions, streamed): one answer per round in the
+    SEARCH/REPLACE format of aider's default edit format. aider runs no command a model
+    suggests (not even with --yes-always), so there is nothing to probe with: its sealing is
+    the one the other tools prove."""
+
+    env = {"OPENAI_API_KEY": "sk-test-dummy-openai-0000"}
+    base_url_var, dialect = "OPENAI_BASE_URL", "openai"  # aider reads OPENAI_API_BASE: aliased
+    other_key = None  # aider is given every provider's key it knows; ASUKA_CANARY_API_KEY is not
+    probes = False
+
+    def __init__(self, probe: str) -> None:
+        self.rounds: list[list[Callable[[], Reply]]] = [
+            [lambda: text(search_replace("index.html", "", APP_V1))],
+            [lambda: text(search_replace("index.html", APP_V1 + "\n",
+                                         APP_V1.replace("version one", "version two")))],
+        ]
+        self.round, self.step = -1, 0
+
+    def __call__(self, rec: Recorded) -> Reply:
+        self.round, self.step = self.round + 1, 0
         reply = self.rounds[self.round][self.step]()
         self.step += 1
         return reply
@@ -166,9 +196,8 @@ async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: 
         for k, v in model.env.items():
             monkeypatch.setenv(k, v)
         monkeypatch.setenv("ASUKA_CANARY_API_KEY", CANARY)
-        # another provider's key: never passed
-        monkeypatch.setenv("OPENAI_API_KEY" if model.dialect == "anthropic"
-                           else "ANTHROPIC_API_KEY", CANARY)
+        if model.other_key:  # a key its adapter does not declare: never passed
+            monkeypatch.setenv(model.other_key, CANARY)
         (bt,) = load_tasks(bench, ["mini-todo"])
         spec = CellSpec(task="mini-todo", agent="cli", rounds=2, protocol="full",
                         agent_options={"tool": tool, "timeout_s": 120})
@@ -176,24 +205,25 @@ async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: 
     finally:
         server.stop()
     assert result["status"] == "finished", result
-    # the probe's output went back to the model: nothing of the answers, the store or a key
-    outputs = tool_outputs(server)
-    assert outputs, (server.requests, one_transcript(store, spec.cell_id))
-    probed = outputs[0]
-    assert "no-canary" in probed, probed
-    for s in SENTINELS:
-        assert s not in probed, (s, probed)
+    if getattr(model, "probes", True):
+        # the probe's output went back to the model: nothing of the answers, the store, a key
+        outputs = tool_outputs(server)
+        assert outputs, (server.requests, one_transcript(store, spec.cell_id))
+        probed = outputs[0]
+        assert "no-canary" in probed, probed
+        for s in SENTINELS:
+            assert s not in probed, (s, probed)
     one, two = store.load_round(spec.cell_id, 1), store.load_round(spec.cell_id, 2)
     for rec in (one, two):
         assert rec.agent.meta["sandbox"] == "bwrap" and rec.agent.ok, rec.agent
-        assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0, rec.agent.usage
+        assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0, rec.agent.transcript[-3000:]
     assert two.agent.meta["continued"]
     snap1 = store.round_dir(spec.cell_id, 1) / "workspace" / "index.html"
     snap2 = store.round_dir(spec.cell_id, 2) / "workspace" / "index.html"
     assert "version one" in snap1.read_text()
     assert "version two" in snap2.read_text() and "version one" not in snap2.read_text()
-    # the session went on in round 2: it read the file, then edited it, then answered
-    assert model.round == 1 and model.step == 3
+    # the session went on in round 2 to its end (read, edit, answer)
+    assert model.round == 1 and model.step == len(model.rounds[1])
 
 
 sealed = [pytest.mark.browser,
@@ -203,6 +233,7 @@ sealed = [pytest.mark.browser,
 @pytest.mark.parametrize("tool, program, model_cls", [
     pytest.param("claude-code", "claude", ClaudeModel, marks=sealed, id="claude-code"),
     pytest.param("codex", "codex", CodexModel, marks=sealed, id="codex"),
+    pytest.param("aider", "aider", AiderModel, marks=sealed, id="aider"),
 ])
 async def test_real_tool_two_rounds_sealed(tool: str, program: str, model_cls: type,
                                            tmp_path: Path, sentinel_bench: Path,  # noqa: F811

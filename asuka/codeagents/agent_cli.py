@@ -50,8 +50,8 @@ MAX_STREAM_BYTES = 4_000_000
 class HomeConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    file: str          # relative to the agent's private HOME
-    when: str          # the variable whose presence asks for the file
+    file: str              # relative to the agent's private HOME
+    when: str | None = None  # the variable whose presence asks for the file; None: always
     text: str
 
 
@@ -86,6 +86,9 @@ class CLIAdapter(BaseModel):
     # files written into the private HOME before each round when a variable is set (Codex's
     # provider for OPENAI_BASE_URL); {env:NAME} and {model} are substituted in the text
     home_config: list[HomeConfig] = Field(default_factory=list)
+    # variables set from another when unset: OPENAI_API_BASE from OPENAI_BASE_URL, so either
+    # name of the OpenAI-compatible endpoint reaches the tool
+    env_alias: dict[str, str] = Field(default_factory=dict)
     # the release this adapter was written against, npm:NAME@VERSION or pypi:NAME==VERSION:
     # what `python -m asuka.codeagents.install` installs (asuka.codeagents.install)
     package: str | None = None
@@ -142,6 +145,25 @@ def codex_usage(stdout: str, model: str, before: Usage | None = None) -> list[Us
             "output_tokens": max(0, total.output_tokens - before.output_tokens),
             "cached_tokens": max(0, total.cached_tokens - before.cached_tokens)})
     return [total]
+
+
+_AIDER_TOKENS = re.compile(r"Tokens: ([\d.]+)(k?) sent(?:, ([\d.]+)(k?) cache write)?"
+                           r"(?:, ([\d.]+)(k?) cache hit)?, ([\d.]+)(k?) received")
+
+
+def aider_usage(stdout: str, model: str) -> list[Usage]:
+    """Usage from aider's "Tokens: 2.4k sent, 50 received." lines, one per model call (aider
+    rounds to hundreds above a thousand)."""
+    def n(value: str | None, k: str | None) -> int:
+        return int(float(value or 0) * (1000 if k else 1))
+
+    calls = [m for m in _AIDER_TOKENS.finditer(stdout)]
+    if not calls:
+        return []
+    return [Usage(role="code-agent", model=model, calls=len(calls),
+                  input_tokens=sum(n(m[1], m[2]) + n(m[3], m[4]) + n(m[5], m[6]) for m in calls),
+                  output_tokens=sum(n(m[7], m[8]) for m in calls),
+                  cached_tokens=sum(n(m[5], m[6]) for m in calls))]
 
 
 def claude_usage(stdout: str, model: str) -> list[Usage]:
@@ -296,6 +318,8 @@ class CLICodeAgent:
         env.update({"HOME": str(agent_home(ctx)), "TMPDIR": "/tmp"})
         # The agent under test is trusted with its own provider key(s): pass those through.
         env.update({k: os.environ[k] for k in a.env if k in os.environ})
+        env.update({k: os.environ[src] for k, src in a.env_alias.items()
+                    if k not in env and os.environ.get(src)})
         env.update({k: _fill(v, values) for k, v in a.env_set.items()})
         if sealed:
             env.update(a.sandboxed_env)
@@ -368,6 +392,8 @@ class CLICodeAgent:
         usage: list[Usage] = []
         if self.adapter.usage == "claude-stream-json":
             usage = claude_usage(out, self.model or "")
+        elif self.adapter.usage == "aider":
+            usage = aider_usage(out, self.model or "")
         elif self.adapter.usage == "codex-json":
             usage = codex_usage(out, self.model or "",
                                 self._session_usage.get(str(workspace)) if inv.continued
@@ -394,7 +420,7 @@ def write_home_config(home: Path, entries: list[HomeConfig], model: str | None) 
     """Write each config file whose variable is set, filled from the environment (Codex reads
     its provider, with the base URL, only from a file)."""
     for entry in entries:
-        if not os.environ.get(entry.when):
+        if entry.when and not os.environ.get(entry.when):
             continue
         text = re.sub(r"\{env:([A-Z0-9_]+)\}", lambda m: os.environ.get(m.group(1), ""),
                       entry.text).replace("{model}", model or "")
