@@ -386,15 +386,94 @@ def test_vite_fixture_builds_and_serves(vite_workspace, sandbox):
 # ----------------------------------------------------------------- docker, logs
 
 
+needs_docker = pytest.mark.skipif(not docker_available(), reason="no Docker engine")
+
+
+@pytest.fixture
+def docker_image(monkeypatch):
+    """The image the docker sandbox runs: ``node:20`` when the engine has it, else one built
+    here from this machine's Node (no registry is needed)."""
+    import docker
+
+    from asuka.deploy.docker_image import build_host_node_image
+
+    client = docker.from_env()
+    try:
+        client.images.get("node:20")
+        return "node:20"
+    except docker.errors.ImageNotFound:
+        tag = build_host_node_image(client)
+    monkeypatch.setenv("ASUKA_DOCKER_IMAGE", tag)
+    return tag
+
+
+def our_containers() -> list:
+    import docker
+
+    return docker.from_env().containers.list(all=True, filters={"label": "asuka=deploy"})
+
+
 @pytest.mark.npm
-@pytest.mark.slow
-@pytest.mark.skipif(not docker_available(), reason="no Docker engine")
-def test_docker_sandbox_builds(tmp_path):
+@needs_docker
+def test_docker_sandbox_builds(tmp_path, docker_image):
+    """A real engine: the build runs in a container of the image, without the parent's
+    secrets; the container is gone afterwards."""
     shutil.copy(SCRIPTS / "envdump.cjs", tmp_path / "envdump.cjs")
     npm_project(tmp_path, {"build": "node envdump.cjs"})
-    with Deployer(sandbox="docker", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
-        assert dep.result.ok, dep.result.error
-        assert b"env" in fetch(dep.url)[2]
+    os.environ["ASUKA_TEST_SECRET_API_KEY"] = "never-in-a-container"
+    try:
+        with Deployer(sandbox="docker", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+            assert dep.result.ok, dep.result.error
+            page = fetch(dep.url)[2]
+            assert b"env" in page and b"never-in-a-container" not in page
+    finally:
+        del os.environ["ASUKA_TEST_SECRET_API_KEY"]
+    assert our_containers() == []
+
+
+@pytest.mark.npm
+@needs_docker
+def test_docker_sandbox_serves_on_the_hosts_loopback_and_builds_offline(tmp_path,
+                                                                         docker_image):
+    """npm start in a container on the host's network (no bridge: the engine has none),
+    reached on 127.0.0.1; a build step has no network at all: it cannot reach a server on the
+    host's loopback."""
+    import docker
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Hello(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"reached")
+
+        def log_message(self, *args):
+            pass
+
+    host = HTTPServer(("127.0.0.1", 0), Hello)
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    try:
+        shutil.copy(SCRIPTS / "server.cjs", tmp_path / "server.cjs")
+        reach = (f"node -e \"require('http').get('http://127.0.0.1:{host.server_port}/', r => "
+                 "{ console.log('NETWORK ' + 'REACHED'); process.exit(0) }).on('error', e => { "
+                 "console.log('offline: ' + e.code); process.exit(0) })\"")
+        npm_project(tmp_path, {"build": f"{reach} && node -e \"1\"",
+                               "start": "node server.cjs"})
+        with Deployer(sandbox="docker", timeouts=TIMEOUTS).deploy(tmp_path) as dep:
+            assert dep.result.ok, dep.result.error + "\n" + dep.result.log
+            assert dep.result.kind == "npm-start", dep.result.log
+            assert "offline: " in dep.result.log and "NETWORK REACHED" not in dep.result.log
+            status, _, body = fetch(dep.url)
+            assert status == 200 and b"hello from start" in body
+            modes = {c.attrs["HostConfig"]["NetworkMode"] for c in our_containers()}
+            assert modes <= {"host", "none"}, modes
+    finally:
+        host.shutdown()
+    assert our_containers() == []
+    networks = {n.name for n in docker.from_env().networks.list()}
+    assert "bridge" not in networks or not docker.from_env().networks.get(
+        "bridge").attrs.get("Containers")
 
 
 @pytest.mark.npm

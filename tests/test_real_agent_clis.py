@@ -18,8 +18,10 @@ import pytest
 
 from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.agent_cli import load_adapters
+from asuka.codeagents.images import build_agent_image
 from asuka.codeagents.install import install_error, installed_binary
 from asuka.deploy import Deployer, bwrap_usable
+from asuka.deploy.docker_sandbox import docker_available
 from asuka.loop.cell import CellSpec, run_cell
 from asuka.results.store import RunStore
 from tests.llm_server import Recorded, Reply, ScriptedLLMServer, text, tool_calls
@@ -173,7 +175,8 @@ def tool_outputs(server: ScriptedLLMServer) -> list[str]:
 
 async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: Path,
                             bench: Path, monkeypatch: pytest.MonkeyPatch,
-                            capsys: pytest.CaptureFixture[str]) -> None:
+                            capsys: pytest.CaptureFixture[str],
+                            image: str | None = None) -> None:
     """Run ``tool`` through two rounds of a sealed cell against its scripted model and check
     what every real tool must do (see the module doc)."""
     binary = pinned(tool)
@@ -199,8 +202,11 @@ async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: 
         if model.other_key:  # a key its adapter does not declare: never passed
             monkeypatch.setenv(model.other_key, CANARY)
         (bt,) = load_tasks(bench, ["mini-todo"])
+        options: dict[str, object] = {"tool": tool, "timeout_s": 120}
+        if image:  # in a container of that image instead of bubblewrap
+            options.update(sandbox="docker", image=image)
         spec = CellSpec(task="mini-todo", agent="cli", rounds=2, protocol="full",
-                        agent_options={"tool": tool, "timeout_s": 120})
+                        agent_options=options)
         result = await run_cell(spec, bt, store, Deployer())
     finally:
         server.stop()
@@ -215,7 +221,8 @@ async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: 
             assert s not in probed, (s, probed)
     one, two = store.load_round(spec.cell_id, 1), store.load_round(spec.cell_id, 2)
     for rec in (one, two):
-        assert rec.agent.meta["sandbox"] == "bwrap" and rec.agent.ok, rec.agent
+        assert rec.agent.meta["sandbox"] == ("docker" if image else "bwrap"), rec.agent.meta
+        assert rec.agent.ok, rec.agent.transcript[-3000:]
         assert rec.agent.usage and rec.agent.usage[0].output_tokens > 0, rec.agent.transcript[-3000:]
     assert two.agent.meta["continued"]
     snap1 = store.round_dir(spec.cell_id, 1) / "workspace" / "index.html"
@@ -245,3 +252,19 @@ async def test_real_tool_two_rounds_sealed(tool: str, program: str, model_cls: t
 
 def one_transcript(store: RunStore, cell: str) -> str:
     return store.load_round(cell, 1).agent.transcript[-3000:]
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not docker_available(), reason="no Docker engine")
+async def test_codex_two_rounds_in_a_container(tmp_path: Path, sentinel_bench: Path,  # noqa: F811
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The same cell with Codex in a throwaway container of an image built here (this
+    machine's Node, bash, the pinned Codex), on the host's network, never a bridge."""
+    pinned("codex")
+    try:
+        image = build_agent_image("codex")
+    except Exception as exc:  # noqa: BLE001 - the engine could not build it: say why
+        pytest.skip(f"no codex image: {exc}")
+    await two_rounds_sealed("codex", "codex", CodexModel, tmp_path, sentinel_bench,
+                            monkeypatch, capsys, image=image)

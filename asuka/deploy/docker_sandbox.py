@@ -1,9 +1,13 @@
-"""The ``docker`` sandbox: each step in a throwaway ``node:20`` container (Docker SDK).
+"""The ``docker`` sandbox: each step in a throwaway container (Docker SDK) of ``node:20``, or of
+the image ``ASUKA_DOCKER_IMAGE`` names (``python -m asuka.deploy.docker_image`` builds one from
+this machine's Node when no registry can be reached).
 
 The workspace and the deploy's scratch dir are mounted at their host paths, so paths in the env
 (HOME, npm cache) mean the same inside. Steps without network run with ``network_mode="none"``;
-a server must be published on 127.0.0.1:PORT, which needs the bridge network, so ``start`` has
-the network too (unlike bwrap, which bridges into an offline namespace through a unix socket).
+steps with network (an install) and the server use the host's network, where the server binds
+127.0.0.1:PORT like any local one. No container is ever put on a bridge network: the engines
+these runs are made on have none (``dockerd --bridge=none``), and a bridge would put a private
+address range on the machine.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from asuka.deploy.procs import LogBuffer
 from asuka.deploy.sandbox import StopsOnce, registry
 
 DEFAULT_IMAGE = "node:20"
+
+
+def default_image() -> str:
+    return os.environ.get("ASUKA_DOCKER_IMAGE") or DEFAULT_IMAGE
 
 
 class DockerProcess(StopsOnce):
@@ -76,11 +84,11 @@ class DockerProcess(StopsOnce):
 
 class DockerSandbox:
     name = "docker"
-    # a published port forwards to the container's interface, not to its loopback
-    bind_host = "0.0.0.0"
+    # the server runs on the host's network: its loopback is the host's
+    bind_host = HOST
 
-    def __init__(self, image: str = DEFAULT_IMAGE, client=None, role: str = "deploy") -> None:
-        self.image, self.role = image, role  # role: a label, to find our containers
+    def __init__(self, image: str | None = None, client=None, role: str = "deploy") -> None:
+        self.image, self.role = image or default_image(), role  # role: a label
         self._client = client
 
     @property
@@ -109,10 +117,9 @@ class DockerSandbox:
             user=f"{os.getuid()}:{os.getgid()}", cap_drop=["ALL"],
             security_opt=["no-new-privileges"], pids_limit=1024, labels={"asuka": self.role},
         )
-        if expose_port is not None:
-            options["ports"] = {f"{expose_port}/tcp": (HOST, expose_port)}
-        elif not network:
-            options["network_mode"] = "none"
+        # the host's network for a server or a step that needs the network, else none; never
+        # the engine's default bridge
+        options["network_mode"] = "host" if network or expose_port is not None else "none"
         container = self.client.containers.run(**options)
         return DockerProcess(container, log)
 

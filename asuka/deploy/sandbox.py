@@ -7,7 +7,8 @@ Backends, by name:
 - ``bwrap``: bubblewrap. System dirs read-only, the workspace (and the deploy's scratch dir) the
   only writable host paths, a private /tmp, no capabilities, own pid namespace (so the whole tree
   dies with it), and no network unless the step asks for it (only ``npm install`` does).
-- ``docker``: a ``node:20`` container with the workspace mounted (see ``docker_sandbox``).
+- ``docker``: a ``node:20`` (or ``ASUKA_DOCKER_IMAGE``) container with the workspace mounted, on
+  the host's network or none (see ``docker_sandbox``).
 - ``auto``: bwrap if it works on this machine (probed once per process), else local.
 
 Whatever the backend, the child's environment is built from an allowlist: API keys, tokens and
