@@ -14,7 +14,7 @@ run: setup
 test: setup
 	@# the real agent CLIs at their pinned releases (a tool that fails to install is skipped
 	@# by its test, with the installer's reason)
-	-$(PY) -m asuka.codeagents.install claude-code codex aider
+	-$(PY) -m asuka.codeagents.install claude-code codex aider opencode
 	@# a Docker engine (docker.io, no bridge) and the images its tests use, built here
 	-bash scripts/docker.sh
 	$(PY) -m pytest -q -ra $(PYTEST_ARGS)

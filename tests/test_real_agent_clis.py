@@ -158,6 +158,42 @@ class AiderModel:
         return reply
 
 
+class OpenCodeModel:
+    """Plays the model for OpenCode (chat completions, streamed, through its OpenAI-compatible
+    provider): its bash, write, read and edit tools; a call without tools (a session title) is
+    answered in a word."""
+
+    env = {"OPENAI_API_KEY": "sk-test-dummy-openai-0000"}
+    # OpenCode is given every provider's key it knows; ASUKA_CANARY_API_KEY is not one
+    base_url_var, dialect, other_key = "OPENAI_BASE_URL", "openai", None
+
+    def __init__(self, probe: str) -> None:
+        self.workspace: str | None = None
+        path = lambda: f"{self.workspace}/index.html"  # noqa: E731
+        self.rounds: list[list[Callable[[], Reply]]] = [
+            [lambda: tool_calls(("bash", {"command": probe, "description": "look around"})),
+             lambda: tool_calls(("write", {"filePath": path(), "content": APP_V1})),
+             lambda: text("Wrote index.html.")],
+            [lambda: tool_calls(("read", {"filePath": path()})),
+             lambda: tool_calls(("edit", {"filePath": path(), "oldString": "version one",
+                                          "newString": "version two"})),
+             lambda: text("Edited index.html.")],
+        ]
+        self.round, self.step = -1, 0
+
+    def __call__(self, rec: Recorded) -> Reply:
+        body = rec.body if isinstance(rec.body, dict) else {}
+        if not body.get("tools"):
+            return text("Todo page")
+        if (body.get("messages") or [{}])[-1].get("role") != "tool":
+            self.round, self.step = self.round + 1, 0
+            m = re.search(r"[Ww]orking directory: (\S+)", _texts(body))
+            self.workspace = m.group(1) if m else self.workspace
+        reply = self.rounds[self.round][self.step]()
+        self.step += 1
+        return reply
+
+
 def tool_outputs(server: ScriptedLLMServer) -> list[str]:
     """What the tool's commands printed, as sent back to the model, in order."""
     out: list[str] = []
@@ -167,6 +203,9 @@ def tool_outputs(server: ScriptedLLMServer) -> list[str]:
             for c in m.get("content") if isinstance(m.get("content"), list) else []:
                 if isinstance(c, dict) and c.get("type") == "tool_result":
                     out.append(json.dumps(c.get("content")))
+        for m in body.get("messages", []):
+            if m.get("role") == "tool":
+                out.append(json.dumps(m.get("content")))
         for item in body.get("input", []):
             if isinstance(item, dict) and item.get("type") == "function_call_output":
                 out.append(json.dumps(item.get("output")))
@@ -241,6 +280,7 @@ sealed = [pytest.mark.browser,
     pytest.param("claude-code", "claude", ClaudeModel, marks=sealed, id="claude-code"),
     pytest.param("codex", "codex", CodexModel, marks=sealed, id="codex"),
     pytest.param("aider", "aider", AiderModel, marks=sealed, id="aider"),
+    pytest.param("opencode", "opencode", OpenCodeModel, marks=sealed, id="opencode"),
 ])
 async def test_real_tool_two_rounds_sealed(tool: str, program: str, model_cls: type,
                                            tmp_path: Path, sentinel_bench: Path,  # noqa: F811

@@ -166,6 +166,20 @@ def aider_usage(stdout: str, model: str) -> list[Usage]:
                   cached_tokens=sum(n(m[5], m[6]) for m in calls))]
 
 
+def opencode_usage(stdout: str, model: str) -> list[Usage]:
+    """Usage from ``opencode run --format json``: the tokens of each ``step_finish``."""
+    steps = [ev.get("part", {}).get("tokens") or {} for ev in json_events(stdout)
+             if ev.get("type") == "step_finish"]
+    if not steps:
+        return []
+    read = sum(int((t.get("cache") or {}).get("read") or 0) for t in steps)
+    return [Usage(role="code-agent", model=model, calls=len(steps),
+                  input_tokens=sum(int(t.get("input") or 0) for t in steps) + read,
+                  output_tokens=sum(int(t.get("output") or 0) + int(t.get("reasoning") or 0)
+                                    for t in steps),
+                  cached_tokens=read)]
+
+
 def claude_usage(stdout: str, model: str) -> list[Usage]:
     """Usage from Claude Code's final ``result`` event (stream-json / json output)."""
     for ev in reversed(list(json_events(stdout))):
@@ -392,6 +406,8 @@ class CLICodeAgent:
         usage: list[Usage] = []
         if self.adapter.usage == "claude-stream-json":
             usage = claude_usage(out, self.model or "")
+        elif self.adapter.usage == "opencode-json":
+            usage = opencode_usage(out, self.model or "")
         elif self.adapter.usage == "aider":
             usage = aider_usage(out, self.model or "")
         elif self.adapter.usage == "codex-json":
@@ -416,14 +432,24 @@ def agent_home(ctx: RoundContext) -> Path:
     return ws.parent / f"{ws.name}.home"
 
 
+_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD")
+
+
 def write_home_config(home: Path, entries: list[HomeConfig], model: str | None) -> None:
     """Write each config file whose variable is set, filled from the environment (Codex reads
     its provider, with the base URL, only from a file)."""
+    def fill(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if _SECRET.search(name):  # a key stays a reference the tool resolves (OpenCode does):
+            return m.group(0)     # Asuka writes no secret to disk
+        return os.environ.get(name, "")
+
     for entry in entries:
         if entry.when and not os.environ.get(entry.when):
             continue
-        text = re.sub(r"\{env:([A-Z0-9_]+)\}", lambda m: os.environ.get(m.group(1), ""),
-                      entry.text).replace("{model}", model or "")
+        text = re.sub(r"\{env:([A-Z0-9_]+)\}", fill, entry.text)
+        text = text.replace("{model}", model or "").replace(
+            "{model_name}", (model or "").rpartition("/")[2] or "default")
         dest = home / entry.file
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text)
