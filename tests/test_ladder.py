@@ -231,6 +231,11 @@ CHECKS = {
                     {"click": {"role": "button", "name": "Apply", "exact": True}},
                     {"click": {"role": "button", "name": "Redeem", "exact": True}}],
                    "not_found", "scripted"),
+    # an export read through the reference's preview field: the downloaded file says it
+    "export": ([{"expect_value": {"label": "Export preview", "value": "/^Ana Ruiz,Lisbon$/m"}}],
+               "pass", "adapted"),
+    "export-wrong": ([{"expect_value": {"label": "Export preview",
+                                        "value": "/^Ana Ruiz,Porto$/m"}}], "fail", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),
