@@ -236,6 +236,9 @@ CHECKS = {
                "pass", "adapted"),
     "export-wrong": ([{"expect_value": {"label": "Export preview",
                                         "value": "/^Ana Ruiz,Porto$/m"}}], "fail", "scripted"),
+    # a list's item is not the detail panel that shows the same name
+    "not-a-panel": ([{"expect_text": {"role": "listitem", "name": "Floss",
+                                      "value": "Wed, Sat"}}], "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

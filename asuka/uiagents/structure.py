@@ -28,13 +28,20 @@ RECORD_ROLES = frozenset({"row", "article", "listitem", "region", "group", "opti
 MARK = "data-asuka-found"
 # roles of a panel (a detail view, a side bar, a dialog) rather than a record among its like
 PANEL_ROLES = frozenset({"region", "complementary", "dialog"})
+# records that are items of a list or table: never a landmark of the page
+ITEM_ROLES = frozenset({"listitem", "row", "option"})
 _COUNTER = itertools.count(1)
 
 # Elements showing ``name`` (normalised text, case-insensitive; those saying only the name, a
 # title, when there are any), each climbed to its record: the first ancestor (or itself) that
 # has a sibling alike (same tag, a class in common) and says more than the name.
-_RECORDS_JS = """([name, mark, panel]) => {
+_RECORDS_JS = """([name, mark, panel, item]) => {
   const norm = s => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const landmark = el => ['ASIDE', 'DIALOG', 'NAV', 'HEADER', 'FOOTER'].includes(el.tagName)
+    || (['SECTION', 'FORM'].includes(el.tagName) && (el.hasAttribute('aria-label')
+        || el.hasAttribute('aria-labelledby')))
+    || ['region', 'complementary', 'dialog', 'navigation', 'banner', 'contentinfo', 'form',
+        'main'].includes(el.getAttribute('role'));
   const want = norm(name);
   const seen = new Set(); const out = [];
   const visible = el => { const r = el.getBoundingClientRect();
@@ -70,6 +77,9 @@ _RECORDS_JS = """([name, mark, panel]) => {
     // element holding it inside the page's main part
     if (panel && (!cur || cur === document.body || cur.tagName === 'MAIN')) cur = top;
     if (!cur || cur === document.body || seen.has(cur)) continue;
+    // an item of a list is never a landmark: the detail panel showing "Floss" beside other
+    // panels is not Floss's entry in the list (a mutant whose list lost it must still fail)
+    if (item && landmark(cur)) continue;
     seen.add(cur); out.push(cur);
   }
   if (out.length !== 1) return out.length;
@@ -189,7 +199,8 @@ async def record(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
         return None
     try:
         answer = await ctx.page.evaluate(_RECORDS_JS, [name, [MARK, str(next(_COUNTER))],
-                                                       spec.role in PANEL_ROLES])
+                                                       spec.role in PANEL_ROLES,
+                                                       spec.role in ITEM_ROLES])
     except PWError:
         return None
     loc = _marked(answer)
