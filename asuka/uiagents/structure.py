@@ -62,11 +62,15 @@ _RECORDS_JS = """([name, mark, panel, item]) => {
   // alike: the same tag and a class in common (or neither has one), as a card among cards
   const alike = (a, b) => a.tagName === b.tagName && ((!a.classList.length &&
     !b.classList.length) || Array.from(a.classList).some(c => b.classList.contains(c)));
+  const itemLike = el => ['LI', 'TR', 'ARTICLE'].includes(el.tagName)
+    || ['listitem', 'row', 'option', 'article'].includes(el.getAttribute('role'));
   for (const hit of (titles.length ? titles : hits).slice(0, 20)) {
     let cur = hit, top = hit;
+    const path = [hit];
     while (cur && cur !== document.body) {
       const p = cur.parentElement;
       if (!p) break;
+      path.push(p);
       const like = Array.from(p.children).filter(c => c !== cur && alike(c, cur)
         && norm(c.innerText).length > 0);
       if (like.length && norm(cur.innerText).length > want.length + 1) break;
@@ -79,7 +83,12 @@ _RECORDS_JS = """([name, mark, panel, item]) => {
     if (!cur || cur === document.body || seen.has(cur)) continue;
     // an item of a list is never a landmark: the detail panel showing "Floss" beside other
     // panels is not Floss's entry in the list (a mutant whose list lost it must still fail)
-    if (item && landmark(cur)) continue;
+    if (item && landmark(cur)) {
+      // the item it holds on the way (the one line of a basket), if any: else nothing
+      const inner = path.slice(0, path.indexOf(cur)).reverse().find(itemLike);
+      if (!inner || seen.has(inner)) continue;
+      cur = inner;
+    }
     seen.add(cur); out.push(cur);
   }
   if (out.length !== 1) return out.length;
