@@ -15,7 +15,7 @@ from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.deploy import Deployer
 from asuka.benchmark.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
-from asuka.benchmark.proof import proof_state, write_proof
+from asuka.benchmark.proof import proof_state, proven_with_ladder, write_proof
 from asuka.uiagents import get as get_ui_agent
 
 MINI = Path(__file__).resolve().parent / "fixtures" / "bench"
@@ -56,7 +56,11 @@ def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
     assert proof_state(bt) == "unproven"
     report = TaskMutantReport("mini-todo", [MutantResult(None, "ok", set(), set())])
     write_proof(bt, report)
-    assert proof_state(bt) == "proven"
+    assert proof_state(bt) == "proven" and not proven_with_ladder(bt)
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
+    assert "1 proven (1 before the ladder: mini-todo)" in res.output, res.output
+    write_proof(bt, TaskMutantReport("mini-todo", report.results, ladder=True))
+    assert proof_state(bt) == "proven" and proven_with_ladder(bt)
     yaml_path = task_dir / "task.yaml"
     yaml_path.write_text(yaml_path.read_text() + "status: draft\n")  # promotion/demotion
     (bt,) = load_tasks(bench, ["mini-todo"])

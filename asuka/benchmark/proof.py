@@ -71,3 +71,13 @@ def proof_state(bench_task: BenchTask) -> ProofState:
     except (OSError, ValueError, AttributeError):
         return "unproven"
     return "proven" if recorded == fingerprint(bench_task) else "stale"
+
+
+def proven_with_ladder(bench_task: BenchTask) -> bool:
+    """Whether the recorded proof ran with the resolution ladder on (today's default). A proof
+    from before the ladder still proves the checks as written, but not that a relaxed or
+    adapted step cannot let one of its mutants through."""
+    try:
+        return json.loads(proof_path(bench_task).read_text()).get("ladder") is True
+    except (OSError, ValueError, AttributeError):
+        return False

@@ -105,7 +105,7 @@ def validate(
 
 def _print_proofs(tasks: list) -> None:
     """Which tasks a complete mutants run has proven in their current version."""
-    from asuka.benchmark.proof import proof_state
+    from asuka.benchmark.proof import proof_state, proven_with_ladder
 
     by_state: dict[str, list[str]] = {"proven": [], "stale": [], "unproven": []}
     for t in tasks:
@@ -113,7 +113,12 @@ def _print_proofs(tasks: list) -> None:
     parts = [f"{len(ids)} {state}" + (f" ({', '.join(ids)})" if ids and state != "proven"
                                       else "")
              for state, ids in by_state.items() if ids]
-    colour = "green" if not by_state["stale"] and not by_state["unproven"] else "yellow"
+    before = [i for i in by_state["proven"]
+              if not proven_with_ladder(next(t for t in tasks if t.id == i))]
+    if before:
+        parts[0] += f" ({len(before)} before the ladder: {', '.join(before)})"
+    colour = ("green" if not by_state["stale"] and not by_state["unproven"] and not before
+              else "yellow")
     console.print(f"[{colour}]proofs[/{colour}] " + ", ".join(parts)
                   + ("; prove with `asuka validate --mutants ID`" if colour == "yellow" else ""),
                   highlight=False, soft_wrap=True)
