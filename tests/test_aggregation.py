@@ -27,7 +27,7 @@ from asuka.report.aggregate import SIMULATED_NOTE
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
 from asuka.results.scoring import Shape, mean_ci, round_metrics, status_counts
 from asuka.results.store import RoundRecord, RunStore, read_json
-from asuka.results.summary import summarize, summary_table
+from asuka.results.summary import summarize, summary_table, summary_view
 from asuka.usage import Usage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,14 +264,20 @@ def test_summary_console_and_report_agree(grid, tmp_path):
     for line in md.split("### Main results")[1].split("\n\n")[1].splitlines()[2:]:
         cells = [c.strip() for c in line.strip("|").split("|")]
         md_rows[cells[1]] = cells
-    console = Console(record=True, width=240)
-    console.print(summary_table(summary))
+    console = Console(record=True, width=80)
+    console.print(summary_view(summary))
     text = console.export_text()
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in text
     for verb, cells in md_rows.items():
         agent, _, n, n_cells, pcr, r1, r2, crit, et, ec, dd, nf = cells
-        line = next(x for x in text.splitlines() if f" {verb} " in x and agent in x)
-        for value in (n, n_cells, pcr, r1, r2, crit, f"{et}/{ec}/{dd}", nf):
-            assert value in line, (value, line)
+        at = next(i for i, x in enumerate(lines) if f" {verb} " in x and agent in x)
+        line, under = lines[at], lines[at + 1]  # a rate's half-width is printed under it
+        for value in (n, f"{et}/{ec}/{dd}", nf):
+            assert f" {value}" in line, (value, line)
+        for rate in (pcr, r1, r2, crit):
+            mean, _, half = rate.partition(" ")
+            assert f" {mean}" in line and (not half or half in under), (rate, line, under)
     # the footers: unscored cells, the simulated agents' note, the error rule
     assert special["killed"] in text and "Unfinished, not scored (1)" in text
     assert special["failed"] in text and "Failed, not scored (1)" in text
@@ -330,8 +336,7 @@ def test_contract_metrics_join_the_summary_for_tasks_that_declare_one(tmp_path):
     # seed 0 (1 + 4 * 1/2) / 5 = 0.6, seed 1 (1/3 + 1 + 3 * 1/2) / 5 = 0.5667
     assert r1["ats.same-artifact"]["mean"] == pytest.approx((0.6 + 2.8333333 / 5) / 2)
     shown = summary_table(summary)
-    assert [c.header for c in shown.columns][-5:] == ["ATS", "CTPR", "ASR", "Errors t/c/d",
-                                                      "Not found"]
+    assert [c.header for c in shown.columns][-5:] == ["PCR", "crit", "ASR", "err", "miss"]
     plain = summarize(store, {"mini-todo-2": other})  # mini-todo's cells: not scored
     assert "ASR" not in [c.header for c in summary_table(plain).columns]
     assert all("asr.same-artifact" not in r for g in plain["groups"] for r in g["rounds"])

@@ -184,6 +184,8 @@ def test_summary_json_fields(tmp_path):
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out
     assert "PCR" in out and "run directory:" in out
+    # not a terminal: the summary is plain aligned text (no box characters) with its legend
+    assert not re.search("[\u2500-\u257f]", out) and "Columns: R1..R2" in out, out
     # not a terminal: one line per finished cell instead of a live bar
     assert re.search(r"cell 1/1 done in \d+s: sim-strong_mini-todo_", out), out
     s = json.loads((tmp_path / "s" / "summary.json").read_text())

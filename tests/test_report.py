@@ -199,7 +199,8 @@ def test_report_numbers_equal_scoring_on_the_store(run_dir, bench, tmp_path):
             _close(row[typ], _estimate(members, share).mean)
 
     md = (out / "report.md").read_text()
-    assert "### Main results" in md and "±" in md and "![figure4]" in md
+    assert "### Main results" in md and "±" in md and "![Project completion rate" in md
+    assert "(paper, Figure 4)" in md and "figure4" not in md
     assert (out / "figures" / "fig4_rounds.png").stat().st_size > 1000
     assert (out / "figures" / "fig5_prd_vs_ambiguous.png").exists()
     assert (out / "figures" / "fig6_implemented_vs_pass.png").exists()
@@ -408,3 +409,16 @@ def test_html_viewer_shows_the_record_audit(run_dir, tmp_path):
                   f"remediation 1: re-ran {cid} on the same deployment → {cid} fail",
                   f"as first returned: {cid} pass"):
         assert shown in text, shown
+
+
+def test_numbers_are_rounded_to_what_they_can_mean():
+    """A jury's points once read '44.1266 ±1.48041': rates get one decimal of a percent, other
+    numbers one decimal from 1 up and three significant digits below, whole numbers none."""
+    from asuka.report.render import fmt
+    from asuka.results.scoring import Estimate
+
+    assert fmt(Estimate(44.1266, 44.1266 - 1.48041, 44.1266 + 1.48041, 5), pct=False) \
+        == "44.1 ±1.5"
+    assert fmt(Estimate(0.41266, 0.40, 0.42532, 5), pct=True) == "41.3 ±1.3"
+    assert fmt(0.85312, pct=False) == "0.853" and fmt(12.0, pct=False) == "12"
+    assert fmt(7, pct=False) == "7" and fmt(float("nan"), pct=False) == "–"

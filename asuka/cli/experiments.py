@@ -132,7 +132,8 @@ def sweep(
     except RuntimeError as exc:
         _problems(exc)
         raise typer.Exit(1) from None
-    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
+    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)",
+                         plain=not console.is_terminal))
     if summary["skipped_cells"]:
         console.print(f"{summary['skipped_cells']} cell(s) were already finished (skipped)")
     console.print(f"run directory: {store.root}")

@@ -145,7 +145,8 @@ def run(
     with CellProgress(specs, store, console) as bars:
         summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=cells,
                             on_round=bars.on_round, on_done=bars.on_done)
-    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)"))
+    console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)",
+                         plain=not console.is_terminal))
     for c in summary.get("failed_cells", []):
         err.print(f"[red]cell failed[/red] ({c['kind']} error, not scored) {c['cell_id']}: "
                   f"{c['reason']}", highlight=False, soft_wrap=True)

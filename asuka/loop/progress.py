@@ -28,7 +28,9 @@ class CellProgress:
         self.progress = Progress(
             TextColumn("[bold]{task.description:<6}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[note]}"), TimeElapsedColumn(), TextColumn("eta"),
-            TimeRemainingColumn(), console=out)
+            TimeRemainingColumn(), console=out,
+            # off a terminal (a log, CI) the per-cell lines say it all; no bar drawn at the end
+            disable=not out.is_terminal)
         self.cells = self.progress.add_task("cells", total=len(self.specs),
                                             completed=self.finished, note=self._note())
         self.rounds = self.progress.add_task("rounds", total=sum(s.rounds for s in self.specs),

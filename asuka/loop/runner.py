@@ -10,7 +10,7 @@ from pathlib import Path
 from asuka.loop.cell import CellFailed, CellSpec, build_backends
 from asuka.results.contracts import DEFAULT_TAU
 from asuka.results.store import RunStore
-from asuka.results.summary import summary_table
+from asuka.results.summary import summary_view
 
 
 def preflight_specs(specs: list[CellSpec]) -> list[str]:
@@ -47,8 +47,9 @@ def new_run_id() -> str:
     return time.strftime("run-%Y%m%d-%H%M%S")
 
 
-# The console table is built from summary.json by asuka.results.summary (one aggregation).
-table1 = summary_table
+# The console table (with its legend and notes) is built from summary.json by
+# asuka.results.summary (one aggregation).
+table1 = summary_view
 
 
 def save_run_config(store: RunStore, specs: list[CellSpec], bench: Path,

@@ -70,7 +70,7 @@ def build_report(run_dir: Path | str, formats: list[str] | tuple[str, ...] = FOR
     tasks unless ``allow_changed_tasks``."""
     from asuka.report import render
     from asuka.report.html import build_html
-    from asuka.report.plots import all_figures
+    from asuka.report.plots import CAPTIONS, all_figures
 
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
@@ -88,7 +88,8 @@ def build_report(run_dir: Path | str, formats: list[str] | tuple[str, ...] = FOR
     if "md" in formats:
         parts = [f"# Run {run.name}\n"] + [f"> {n}\n" for n in run.notices]
         parts += [render.to_markdown(t) for t in tables]
-        parts += [f"![{k}](figures/{p.name})\n" for k, p in figures.items()]
+        parts += [f"![{CAPTIONS[k]}](figures/{p.name})\n\n*{CAPTIONS[k]}.*\n"
+                  for k, p in figures.items()]
         parts += [render.notes_markdown(notes)]
         (dest / "report.md").write_text("\n".join(parts), encoding="utf-8")
         written["md"] = [dest / "report.md"]

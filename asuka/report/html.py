@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from asuka.report.aggregate import Aggregate, round_errors
 from asuka.report.data import CellData, RunData
+from asuka.report.plots import CAPTIONS
 from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
@@ -190,7 +191,7 @@ def build_html(run: RunData, agg: Aggregate, out: Path, tables: list[Table],
     figs = []
     for name, path in figures.items():
         shutil.copy2(path, out / "figures" / path.name)
-        figs.append((name, f"figures/{path.name}"))
+        figs.append((CAPTIONS.get(name, name), f"figures/{path.name}"))
     leaderboard = tables[0]
     lb = table_view(leaderboard, [f"#group-{i}" for i in range(len(agg.groups))])
     glist = []

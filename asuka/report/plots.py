@@ -118,6 +118,18 @@ def figure6(agg: Aggregate, path: Path) -> Path | None:
     return _finish(fig, [ax], path)
 
 
+# What each figure shows, for the report's captions and the viewer's (the paper's numbering in
+# brackets, for a reader who compares).
+CAPTIONS = {
+    "figure4": "Project completion rate and weighted task pass rate after each round "
+               "(cumulative), per agent, with 95 % CI bands (paper, Figure 4)",
+    "figure5": "Weighted task pass rate: the clarified PRD in one round (PRD-1R) beside each "
+               "round of refinement from the ambiguous query, per agent (paper, Figure 5)",
+    "figure6": "Implemented rate vs pass rate per round (cumulative), per agent: what was built "
+               "against what works (paper, Figure 6)",
+}
+
+
 def all_figures(agg: Aggregate, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     made = {"figure4": figure4(agg, out / "fig4_rounds.png"),

@@ -15,9 +15,18 @@ from asuka.results.scoring import Estimate
 
 
 def _num(x: float, pct: bool) -> str:
+    """Rounded to what it can mean: a rate to one decimal of a percent; another number (points,
+    seconds, tokens) to one decimal from 1 up, three significant digits below (a kappa of
+    0.853), a whole number as one."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
-    return f"{100 * x:.1f}" if pct else (f"{x:g}" if isinstance(x, float) else str(x))
+    if pct:
+        return f"{100 * x:.1f}"
+    if not isinstance(x, float):
+        return str(x)
+    if x.is_integer():
+        return str(int(x))
+    return f"{x:.1f}" if abs(x) >= 1 else f"{x:.3g}"
 
 
 def fmt(v: Any, pct: bool, latex: bool = False) -> str:

@@ -13,6 +13,9 @@ import math
 import time
 from collections.abc import Callable, Mapping
 
+from rich import box
+from rich.console import Group
+from rich.text import Text
 from rich.table import Table
 
 from asuka.results.provenance import check_run
@@ -130,37 +133,70 @@ def summary_footer(summary: dict) -> list[str]:
                 f"{agent}: " + ", ".join(f"{fc[k]} {k}" for k in FAILURE_KINDS if fc[k])
                 for agent, fc in causes if fc["unsuccessful"]) + " (asuka report: the "
                 "acceptance-contract table).")
-    lines.append("n: projects (tasks), seeds averaged first. Errors: evaluation tasks / "
-                 "criteria the harness or judge could not decide / failed deploys; errors "
-                 "count as not passed and stay in the denominator. Not found: criteria "
-                 "decided by a locator miss (nothing matched the check's locator).")
+    lines.append("n: projects (tasks), seeds averaged first. Errors count as not passed and "
+                 "stay in the denominator.")
     return lines + list(summary.get("notes", []))
 
 
-def summary_table(summary: dict, title: str = "Results") -> Table:
-    """Paper Table 1 from summary.json: PCR, cumulative weighted task pass rate per round,
-    criteria pass rate, error totals; a row per group (the order of summary.json)."""
+def _cell(est: dict) -> str:
+    """A rate for the console: the mean on one line, the CI's half-width under it, so that a
+    narrow terminal never has to cut a number."""
+    whole = _fmt(est)
+    return whole.replace(" ±", "\n±")
+
+
+def summary_legend(rounds: int, contracts: bool) -> str:
+    """What the console table's short headers mean (the rest is in summary.json and
+    ``asuka report``)."""
+    last = f"R{rounds}" if rounds > 1 else "R1"
+    parts = [f"R1..{last}: cumulative weighted task pass rate after each round",
+             "PCR: projects completed (every evaluation task passed)",
+             "crit: criteria pass rate",
+             *(["ASR: acceptance success rate (JoyFrontBench)"] if contracts else []),
+             "all in %, mean over projects with the 95 % CI's half-width under it",
+             "err: evaluation tasks / criteria / deploys the harness or judge could not decide",
+             "miss: criteria decided by a locator miss"]
+    return "Columns: " + "; ".join(parts) + "."
+
+
+def summary_table(summary: dict, title: str = "Results", plain: bool = False) -> Table:
+    """Paper Table 1 from summary.json, narrow enough for an 80-column terminal or a CI log:
+    cumulative weighted task pass rate per round, PCR, criteria pass rate (and ASR where tasks
+    declare an acceptance contract), error and locator-miss counts; a row per group (the order
+    of summary.json). Cells, ATS and CTPR are in summary.json and ``asuka report``. ``plain``:
+    no box characters, for output that is not a terminal. ``summary_view`` adds the legend and
+    the notes under it."""
     groups, varying = summary["groups"], summary.get("varying", [])
     n_rounds = max((len(g["rounds"]) for g in groups), default=0)
-    t = Table(title=title, caption="\n".join(summary_footer(summary)), caption_justify="left")
-    t.add_column("agent")
-    for name in varying:
-        t.add_column(display_name(name))
     contracts = any("asr.same-artifact" in r for g in groups for r in g["rounds"])
-    extra = ("ATS", "CTPR", "ASR") if contracts else ()
-    for name in ("n", "cells", "PCR", *[f"R{r}" for r in range(1, n_rounds + 1)], "Criteria",
-                 *extra, "Errors t/c/d", "Not found"):
-        t.add_column(name, justify="right")
+    # SIMPLE_HEAD's column separators are spaces already: no padding on top of them
+    t = Table(title=title, box=None if plain else box.SIMPLE_HEAD, show_edge=False,
+              pad_edge=False, padding=(0, 1) if plain else (0, 0))
+    t.add_column("agent", overflow="fold")
+    for name in varying:
+        t.add_column(display_name(name), overflow="fold")
+    for name in ("n", *[f"R{r}" for r in range(1, n_rounds + 1)], "PCR", "crit",
+                 *(("ASR",) if contracts else ()), "err", "miss"):
+        t.add_column(name, justify="right", no_wrap=True)
     for g in groups:
         last = g["rounds"][-1] if g["rounds"] else {}
-        rates = [_fmt(g["rounds"][k]["task_pass_rate.cumulative"]) if k < len(g["rounds"])
+        rates = [_cell(g["rounds"][k]["task_pass_rate.cumulative"]) if k < len(g["rounds"])
                  else "" for k in range(n_rounds)]
         e = g["errors"]
         t.add_row(str(g["agent"]), *[show(v, g["setting"].get(v)) for v in varying],
-                  str(g["n"]), str(g["n_cells"]), _fmt(last.get("completion.cumulative", {})),
-                  *rates, _fmt(last.get("criteria_pass_rate.cumulative", {})),
-                  *[_fmt(last.get(f"{m}.same-artifact", {})) for m in ("ats", "ctpr", "asr")
-                    if contracts],
+                  str(g["n"]), *rates, _cell(last.get("completion.cumulative", {})),
+                  _cell(last.get("criteria_pass_rate.cumulative", {})),
+                  *([_cell(last.get("asr.same-artifact", {}))] if contracts else []),
                   f"{e['tasks']}/{e['criteria']}/{e['deploy_failures']}",
                   str(e.get("not_found", 0)))
     return t
+
+
+def summary_view(summary: dict, title: str = "Results", plain: bool = False) -> Group:
+    """The table with its legend and notes under it, each note wrapped at the console's width
+    (not the table's)."""
+    groups = summary["groups"]
+    n_rounds = max((len(g["rounds"]) for g in groups), default=0)
+    contracts = any("asr.same-artifact" in r for g in groups for r in g["rounds"])
+    notes = [summary_legend(n_rounds, contracts), *summary_footer(summary)]
+    return Group(summary_table(summary, title, plain), *(Text(n) for n in notes))
