@@ -10,7 +10,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator
 
-# how the DAG gates evaluation tasks (asuka.protocol.dag)
+# how the DAG gates evaluation tasks (asuka.dag)
 Protocol = Literal["dag", "flat", "full"]
 PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from asuka.benchmark.loading import load_tasks  # noqa: E402
-from asuka.protocol.dag import CriterionDag, run_protocol  # noqa: E402
+from asuka.dag import CriterionDag  # noqa: E402
+from asuka.protocol.dag import run_protocol
 from asuka.deploy import Deployer  # noqa: E402
 from asuka.benchmark.features import prepare_workspace  # noqa: E402
 from asuka.schema import EvalTask, Locator, to_pattern  # noqa: E402

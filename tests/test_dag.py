@@ -6,9 +6,8 @@ import asyncio
 
 import pytest
 
-from asuka.protocol.dag import (
-    CriterionDag, CycleError, apply_gating, executed_failures, run_protocol
-)
+from asuka.dag import CriterionDag, CycleError, apply_gating, executed_failures
+from asuka.protocol.dag import run_protocol
 from asuka.schema import EvalTaskResult, Task, Verdict
 from asuka.users.base import failures_for_feedback
 

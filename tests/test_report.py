@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.protocol.dag import CriterionDag, apply_gating, feedback_view
+from asuka.dag import CriterionDag, apply_gating, feedback_view
 from asuka.report import build_report
 from asuka.report.data import load_run
 from asuka.report.export import COLUMNS

@@ -9,7 +9,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.results.store import RunStore
 
 STRATA = ("agent", "task", "ui", "user", "protocol", "start")

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from asuka.protocol.dag import CriterionDag, CycleError
+from asuka.dag import CriterionDag, CycleError
 from asuka.benchmark.features import MarkerError, features_in
 from asuka.benchmark.lint import dangling_lookups
 from asuka.schema import BenchTask, DagSpec, Task

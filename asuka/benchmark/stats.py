@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from asuka.protocol.dag import CriterionDag
+from asuka.dag import CriterionDag
 from asuka.schema import CATEGORIES, TASK_TYPES, BenchTask
 from asuka.vocabulary import CAPABILITIES
 

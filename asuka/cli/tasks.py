@@ -185,7 +185,7 @@ def stats(
 
 
 def _per_task_table(tasks: list) -> Table:
-    from asuka.protocol.dag import CriterionDag
+    from asuka.dag import CriterionDag
     from asuka.benchmark.proof import proof_state
     from asuka.benchmark.stats import difficulty
 

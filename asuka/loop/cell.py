@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from asuka import codeagents, probes, uiagents, users
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
 from asuka.evaluators import EVALUATORS_OPTION, default_jury

@@ -25,7 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from asuka import uiagents
-from asuka.protocol.dag import PROTOCOLS, feedback_view
+from asuka.dag import feedback_view
+from asuka.protocol.dag import PROTOCOLS
 from asuka.deploy import Deployer
 from asuka.loop.executor import run_pool
 from asuka.loop.cell import CellSpec, evaluate_round, split_ui_options

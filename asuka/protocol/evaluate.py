@@ -18,7 +18,8 @@ from asuka.evaluators import inspect_sources, run_jury
 from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
 from asuka.protocol.passes import majority
-from asuka.protocol.dag import CriterionDag, apply_gating, run_protocol
+from asuka.dag import CriterionDag, apply_gating
+from asuka.protocol.dag import run_protocol
 from asuka.deploy import Deployer, DeployResult
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
 from asuka.uiagents import UIAgent

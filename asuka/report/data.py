@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from asuka.benchmark.loading import default_bench_dir, load_bench
-from asuka.protocol.dag import CriterionDag, apply_gating, feedback_view
+from asuka.dag import CriterionDag, apply_gating, feedback_view
 from asuka.loop.cell import CellSpec
 from asuka.results.provenance import ProvenanceCheck, check_run, enforce
 from asuka.schema import BenchTask

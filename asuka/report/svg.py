@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
-from asuka.protocol.dag import CriterionDag
+from asuka.dag import CriterionDag
 
 COLORS = {"passed": "#2e7d32", "failed": "#c62828", "skipped": "#9e9e9e", "error": "#ef6c00",
           "": "#cfd8dc"}

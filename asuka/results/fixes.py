@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.schema import RoundEvaluation
 
 FAILED = ("fail", "not_found")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.records import RoundRecord
 
 

@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
 from asuka.results.scoring import (

@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from asuka.protocol.dag import feedback_view  # the gated outcome under `full`
+from asuka.dag import feedback_view  # the gated outcome under `full`
 from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
 from asuka.usage import Usage
 

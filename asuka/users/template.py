@@ -9,7 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from asuka.protocol.dag import feedback_view
+from asuka.dag import feedback_view
 from asuka.schema import RoundEvaluation, Task
 from asuka.users import registry
 from asuka.users.base import FeedbackResult, failures_for_feedback
