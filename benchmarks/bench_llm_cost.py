@@ -46,8 +46,9 @@ from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
 from asuka.protocol.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
 from asuka.benchmark.features import copy_data, materialize  # noqa: E402
-from asuka.loop.cell import CellSpec, run_cell  # noqa: E402
-from asuka.results.store import RunStore  # noqa: E402
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import run_cell  # noqa: E402
+from asuka.log.store import RunStore  # noqa: E402
 from tests.llm_server import (  # noqa: E402
     Recorded,
     ScriptedLLMServer,
@@ -151,7 +152,7 @@ def ui_options(mode: str) -> dict:
 
 
 async def corpus_main(ids: list[str], fail_every: int, modes: list[str]) -> None:
-    from asuka.benchmark.corpus import CORPUS_DIR, corpus_tasks
+    from asuka.proving.corpus import CORPUS_DIR, corpus_tasks
 
     tasks = load_tasks(ROOT, ids or corpus_tasks())
     server = ScriptedLLMServer(estimate_usage=True).start()

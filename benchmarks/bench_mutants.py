@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
-from asuka.benchmark.mutants import MUTANT_UI_DEFAULTS, check_task, plan_for  # noqa: E402
+from asuka.proving.mutants import MUTANT_UI_DEFAULTS, check_task, plan_for  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
 from asuka.uiagents.browser import SYSTEM_CANDIDATES, find_chromium  # noqa: E402
 

@@ -35,7 +35,7 @@ import psutil
 import yaml
 
 from asuka.benchmark.subsets import MAIN, load_subsets
-from asuka.results.store import SUMMARY_FILE
+from asuka.log.store import SUMMARY_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS: dict[str, dict] = {

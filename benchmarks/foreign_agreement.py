@@ -1,6 +1,6 @@
 """Agreement of the scripted checks with hand-made labels on the corpora of independent apps
 (tests/fixtures/foreign/: written from the PRD; tests/fixtures/realagent/: written as a code agent
-writes them, from the query and then the feedback, per round; see asuka/benchmark/corpus.py):
+writes them, from the query and then the feedback, per round; see asuka/proving/corpus.py):
 per app, the share of criteria whose verdict matches its label, then per round, per task and
 per deciding rung (``Verdict.decided_by``), false passes, and every disagreement.
 
@@ -21,7 +21,7 @@ import json
 import time
 from collections import defaultdict
 
-from asuka.benchmark.corpus import (
+from asuka.proving.corpus import (
     AGREEMENT_FILE, CORPORA, agreement, corpus_entries, evaluate_entry, fingerprint,
     load_labels
 )

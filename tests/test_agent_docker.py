@@ -17,8 +17,9 @@ from asuka.codeagents.sealed import resolve_sandbox
 from asuka.codeagents.tools import run_sandboxed
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.errors import SetupError
-from asuka.loop.cell import CellSpec, live_cell_dir, run_cell
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import live_cell_dir, run_cell
+from asuka.log.store import RunStore
 from tests.fake_docker import FakeDockerEngine, fake_docker  # noqa: F401 (fixture)
 from tests.test_agent_sandbox import (  # noqa: F401 (sentinel_bench: a fixture)
     CANARY, MINI, PROBE, SENTINELS, plant_other_cell, sentinel_bench)

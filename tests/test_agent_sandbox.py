@@ -21,8 +21,9 @@ from asuka.codeagents.sealed import resolve_sandbox
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.errors import SetupError
 from asuka.llm import ModelSpec
-from asuka.loop.cell import CellSpec, live_cell_dir, run_cell
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import live_cell_dir, run_cell
+from asuka.log.store import RunStore
 from tests.llm_server import ScriptedLLMServer, llm_server, tool_calls  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent

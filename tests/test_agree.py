@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.report.agree import compare_runs
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 from tests.test_aggregation import TASKS, cell_spec, copy_bench, evaluation, record_cell
 
 

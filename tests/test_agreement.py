@@ -1,4 +1,4 @@
-"""Agreement statistics on worked examples computed by hand (asuka.results.agreement)."""
+"""Agreement statistics on worked examples computed by hand (asuka.log.agreement)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from asuka.results.agreement import accuracy, agreement_report, cohen_kappa, gwet_ac1, \
+from asuka.log.agreement import accuracy, agreement_report, cohen_kappa, gwet_ac1, \
     label_scores, macro_f1, pearson, percent_agreement, spearman
 
 

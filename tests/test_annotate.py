@@ -147,7 +147,7 @@ def test_two_annotators_label_a_run_and_agree_reports_it(tmp_path) -> None:
     assert sum(a == "amy" for a, *_ in labels) == total == sum(a == "bob" for a, *_ in labels)
 
     # by hand: the judge's decided verdicts against each label (can't tell left out)
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     store = RunStore(run)
     judge = {}

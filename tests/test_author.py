@@ -129,7 +129,7 @@ def test_rewritten_queries_are_start_modes(tmp_path, llm_server) -> None:
                               "--rounds", "1", "--start", "end-user/abstract", "--out",
                               str(tmp_path / "runs"), "--run-id", "v"])
     assert res.exit_code == 0, res.output
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     (cell,) = RunStore(tmp_path / "runs" / "v").cells()
     assert "end-user-abstract" in cell

@@ -102,8 +102,9 @@ async def test_llm_agent_two_round_loop_on_a_bundled_task(llm_server: ScriptedLL
     validation, the template user reports exactly that, round 2 it writes the whole app."""
     from asuka.benchmark.loading import load_tasks
     from asuka.deploy import Deployer
-    from asuka.loop.cell import CellSpec, run_cell
-    from asuka.results.store import RunStore
+    from asuka.log.cellspec import CellSpec
+    from asuka.loop.cell import run_cell
+    from asuka.log.store import RunStore
 
     (bt,) = load_tasks(ROOT, ["loan-calculator"])
     states = {name: "ok" for name in bt.task.features}

@@ -11,8 +11,8 @@ import pytest
 
 from asuka.benchmark.loading import load_tasks
 from asuka.report import aggregate, build_report, load_run
-from asuka.results.store import RunStore
-from asuka.results.summary import summarize
+from asuka.log.store import RunStore
+from asuka.report.summary import summarize
 from tests.test_aggregation import TASKS, cell_spec, copy_bench, evaluation, record_cell
 
 
@@ -79,7 +79,7 @@ def test_contract_block_of_the_summary(run):
     assert c["flip_rate"] == pytest.approx((0.6 + 0.6) / 5)
     # the per-round ASR of the last round is the same number
     assert group["rounds"][-1]["asr.same-artifact"]["mean"] == pytest.approx(0.2)
-    from asuka.results.summary import summary_footer
+    from asuka.report.summary import summary_footer
 
     (why,) = [x for x in summary_footer(summary) if x.startswith("Why applications")]
     assert ("1 mandatory-only, 1 completion-only, 1 both, 1 not-operable") in why

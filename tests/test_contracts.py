@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from asuka.results.contracts import (
+from asuka.log.contracts import (
     TaskContract,
     TaskOutcome,
     capability_scores,
@@ -136,7 +136,7 @@ def test_a_round_of_the_loop_scores_from_its_records() -> None:
         "t0": EvalTaskResult(eval_task_id="t0", status="failed",
                              verdicts=verdicts(("t0.c0", "pass"), ("t0.c1", "not_found"))),
         "t1": EvalTaskResult(eval_task_id="t1", status="skipped")})
-    from asuka.results.contracts import score_round
+    from asuka.log.contracts import score_round
 
     s = score_round(task, ev, tau=0.5)
     assert s.task_scores == {"t0": 0.5, "t1": 0.0}

@@ -1,4 +1,4 @@
-"""The corpus of independent implementations (asuka/benchmark/corpus.py) and `asuka eval`: apps written
+"""The corpus of independent implementations (asuka/proving/corpus.py) and `asuka eval`: apps written
 from a task's PRD alone are judged on behaviour, and the recorded agreement figures are current."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.cli import app
-from asuka.benchmark.corpus import (
+from asuka.proving.corpus import (
     AGREEMENT_FILE, CORPUS_DIR, CorpusError, agreement, corpus_tasks, fingerprint, load_labels
 )
 from asuka.schema import EvalTaskResult, RoundEvaluation, Verdict
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 
 runner = CliRunner()
 TARGET = 0.95  # issue #14: verdicts on a corpus app match its labels for >= 95% of criteria
@@ -119,7 +119,7 @@ def test_eval_needs_a_dir_or_a_url(tmp_path: Path) -> None:
 def test_real_agent_corpus_is_well_formed():
     """Every labelled round of the real-agent corpus: labels for every criterion of its task,
     round 1's prompt word for word, and for later rounds the feedback that round received."""
-    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries
+    from asuka.proving.corpus import REALAGENT_DIR, corpus_entries
 
     entries = corpus_entries("realagent")
     assert len(entries) >= 6 and len({e.task for e in entries}) >= 6
@@ -136,7 +136,7 @@ def test_real_agent_corpus_is_well_formed():
 def test_no_feedback_of_the_corpus_runs_names_the_checks():
     """What the user told the real agents never holds a locator, a selector or the check DSL's
     words, and round 1's feedback never says "again"."""
-    from asuka.benchmark.corpus import REALAGENT_DIR
+    from asuka.proving.corpus import REALAGENT_DIR
     from asuka.users.base import TECHNICAL
 
     files = sorted(REALAGENT_DIR.glob("*/round-*/FEEDBACK.md")) + sorted(
@@ -153,7 +153,7 @@ def test_no_feedback_of_the_corpus_runs_names_the_checks():
 
 
 def test_real_agent_agreement_figures_are_current():
-    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries
+    from asuka.proving.corpus import REALAGENT_DIR, corpus_entries
 
     record = json.loads((REALAGENT_DIR / AGREEMENT_FILE).read_text())
     entries = {e.key: e for e in corpus_entries("realagent")}
@@ -176,7 +176,7 @@ def test_cached_groundings_replay_offline():
     no model, no network): the same agreement as recorded under KEY+grounded."""
     import asyncio
 
-    from asuka.benchmark.corpus import REALAGENT_DIR, corpus_entries, evaluate_entry
+    from asuka.proving.corpus import REALAGENT_DIR, corpus_entries, evaluate_entry
 
     record = json.loads((REALAGENT_DIR / AGREEMENT_FILE).read_text())
     key = "survey-explorer/round-1"

@@ -20,8 +20,8 @@ from asuka.evaluators import (CodeInput, EVALUATORS_DIR, jury_score, load_evalua
                               run_jury)
 from asuka.evaluators._checks import no_backend, no_external_libraries, persists_state
 from asuka.records import DeployResult
-from asuka.results.store import RunStore
-from asuka.results.summary import summarize
+from asuka.log.store import RunStore
+from asuka.report.summary import summarize
 from asuka.schema import Operability, RoundEvaluation
 from tests.benchkit import TASK, write_bench
 from tests.llm_server import llm_server  # noqa: F401 - fixture
@@ -259,8 +259,8 @@ def test_a_source_inspection_credits_only_source_verifiable_criteria(tmp_path: P
     inspection. The build fails; t0.c0 (source-verifiable, its source_check found in the
     source) keeps its credit in the contract metrics, nothing else does, and the paper's
     metrics see no passed criterion at all."""
-    from asuka.results.contracts import score_round
-    from asuka.results.scoring import passed_criteria
+    from asuka.log.contracts import score_round
+    from asuka.log.scoring import passed_criteria
 
     task = copy.deepcopy(TASK)
     task["eval_tasks"][0]["core"] = True
@@ -361,7 +361,7 @@ def test_eval_passes_repeat_the_llm_reviewer_with_a_majority_vote(tmp_path: Path
     report = runner.invoke(app, ["report", str(store.root)])
     assert report.exit_code == 0, report.output
     # per pass: 2/3, 1/3 and 1 (robustness not applicable in the third); mean 2/3, SD 1/3
-    from asuka.results.summary import summarize
+    from asuka.report.summary import summarize
 
     tasks, _ = load_bench(bench, ["mini"])
     row = summarize(store, {t.task.id: t for t in tasks})["cells"][0]["rounds"][0]

@@ -22,8 +22,8 @@ from asuka.loop.experiments import REPEAT_STRIDE, ExperimentError, expand, load_
     parse_experiment
 from asuka.benchmark.features import materialize
 from asuka.report.data import load_run
-from asuka.results.scoring import dag_gap, round_metrics
-from asuka.results.store import RunStore
+from asuka.log.scoring import dag_gap, round_metrics
+from asuka.log.store import RunStore
 from tests.llm_server import ScriptedLLMServer, text, tool_calls
 from tests.llm_server import llm_server  # noqa: F401 - fixture
 
@@ -336,7 +336,7 @@ def test_ray_executor_reports_failures_per_cell(tmp_path, mini):
     error while the other finishes, and Ray shut down afterwards."""
     import ray
     from asuka.loop.sweep import run_sweep
-    from asuka.loop.cell import CellSpec
+    from asuka.log.cellspec import CellSpec
 
     good = CellSpec(task="mini-todo", agent_options={"profile": "perfect"}, rounds=1)
     bad = CellSpec(task="mini-todo", agent_options={"profile": "no-such-profile"}, rounds=1)

@@ -77,7 +77,7 @@ def test_a_person_types_the_feedback_through_a_terminal(tmp_path) -> None:
     text = seen.decode(errors="replace")
     assert "What the tester found:" in text and "task 1 / crit 1" in text
 
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     store = RunStore(tmp_path / "runs" / "h")
     (cell,) = store.cells()

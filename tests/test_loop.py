@@ -16,8 +16,9 @@ import pytest
 from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.sim import failing_tasks
 from asuka.deploy import Deployer
-from asuka.loop.cell import CellSpec, run_cell
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import run_cell
+from asuka.log.store import RunStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +91,7 @@ async def test_an_artifact_seen_before_in_the_run_is_not_evaluated_again(mini, t
         ev_b = store.evidence_dir(second.cell_id, rb.round)
         assert sorted(p.name for p in ev_b.iterdir()) == sorted(p.name for p in ev_a.iterdir())
 
-    from asuka.results.summary import summarize
+    from asuka.report.summary import summarize
     summary = summarize(store, {"mini-todo": mini})
     assert summary["reused_evaluations"] == len(b)
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.deploy import Deployer
-from asuka.benchmark.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
+from asuka.proving.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
 from asuka.benchmark.proof import proof_state, proven_with_ladder, write_proof
 from asuka.uiagents import get as get_ui_agent
 
@@ -75,7 +75,7 @@ def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
 
 
 def test_mutants_feature_selection() -> None:
-    from asuka.benchmark.mutants import plan_for
+    from asuka.proving.mutants import plan_for
 
     (bt,) = load_tasks(MINI, ["mini-todo"])
     assert [(f, s) for f, s, _ in plan_for(bt, ["reference"])] == [(None, "ok")]

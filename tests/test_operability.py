@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from asuka.results.contracts import operable
+from asuka.log.contracts import operable
 from asuka.schema import RoundEvaluation
 from asuka.uiagents.scripted import ScriptedUIAgent
 

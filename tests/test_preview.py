@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka.benchmark import preview
+from asuka.proving import preview
 from asuka.benchmark.loading import load_bench
 from asuka.cli import app
 

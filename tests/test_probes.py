@@ -13,7 +13,7 @@ import pytest
 
 from asuka.probes import ProbeContext, ProbeTarget, cap, classify, clean, compose_feedback, \
     parse_checks, registry, render_observations, route
-from asuka.results.fixes import fix_rate, fixes, recovery
+from asuka.log.fixes import fix_rate, fixes, recovery
 from asuka.schema import EvalTask, EvalTaskResult, ProbeObservation, ProbeReport, \
     RoundEvaluation, Verdict
 from tests.llm_server import llm_server  # noqa: F401 - fixture
@@ -176,7 +176,7 @@ def test_a_sweep_over_the_feedback_axis_reports_fix_rates_per_condition(tmp_path
     from typer.testing import CliRunner
 
     from asuka.cli import app
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     bench = Path(__file__).parent / "fixtures" / "bench"
     exp = tmp_path / "feedback.yaml"
@@ -226,8 +226,9 @@ async def test_llm_probe_scripts_run_sandboxed_and_reach_the_agent(tmp_path, llm
     the request the server saw shows."""
     from asuka.benchmark.loading import load_tasks
     from asuka.deploy import Deployer
-    from asuka.loop.cell import CellSpec, run_cell
-    from asuka.results.store import RunStore
+    from asuka.log.cellspec import CellSpec
+    from asuka.loop.cell import run_cell
+    from asuka.log.store import RunStore
     from tests.llm_server import text, tool_calls
 
     bench = Path(__file__).parent / "fixtures" / "bench"

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.benchmark.proof import fingerprint
-from asuka.results.provenance import PARTS, REDACTED, cell_provenance, changed_parts, \
+from asuka.log.provenance import PARTS, REDACTED, cell_provenance, changed_parts, \
     task_definition
-from asuka.results.store import RunStore, write_json
+from asuka.log.store import RunStore, write_json
 from tests.test_aggregation import ALL, cell_spec, copy_bench, evaluation, record_cell
 
 runner = CliRunner()
@@ -167,7 +167,7 @@ def test_shared_context_resolution_and_fingerprint() -> None:
 def test_a_contract_changes_what_scores_mean_not_what_a_proof_proved() -> None:
     """Declaring core tasks and mandatory criteria leaves the proof fingerprint (and the
     evaluation-reuse key built on it) as it was, but provenance sees the task changed."""
-    from asuka.results.provenance import part_hashes
+    from asuka.log.provenance import part_hashes
     from asuka.schema import Task
 
     (bt,) = load_tasks(Path(__file__).parent / "fixtures" / "bench", ["mini-todo"])

@@ -12,8 +12,9 @@ from asuka import codeagents
 from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.replay import ReplayError
 from asuka.deploy import Deployer
-from asuka.loop.cell import CellSpec, run_cell
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import run_cell
+from asuka.log.store import RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "fixtures" / "bench"

@@ -1,6 +1,6 @@
 """`asuka report` and `asuka export` on a real run of two mini tasks; the HTML viewer in Chromium.
 
-The report's numbers are checked against asuka.results.scoring applied directly to the run store."""
+The report's numbers are checked against asuka.log.scoring applied directly to the run store."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ from asuka.report.export import COLUMNS
 from asuka.report.html import workspace_diff
 from asuka.report.svg import COLORS, dag_svg
 from asuka.schema import DagSpec, Task
-from asuka.results.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
+from asuka.log.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
     status_counts
-from asuka.results.store import VERDICTS_FILE, RunStore, read_json
+from asuka.log.store import VERDICTS_FILE, RunStore, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"
@@ -415,7 +415,7 @@ def test_numbers_are_rounded_to_what_they_can_mean():
     """A jury's points once read '44.1266 ±1.48041': rates get one decimal of a percent, other
     numbers one decimal from 1 up and three significant digits below, whole numbers none."""
     from asuka.report.render import fmt
-    from asuka.results.scoring import Estimate
+    from asuka.log.scoring import Estimate
 
     assert fmt(Estimate(44.1266, 44.1266 - 1.48041, 44.1266 + 1.48041, 5), pct=False) \
         == "44.1 ±1.5"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from asuka.cli import app
 from asuka.records import AgentRoundResult, RoundRecord
 from asuka.schema import RoundEvaluation
-from asuka.results.store import DONE_FILE, FORMAT_VERSION, RUN_FILE, CellRecorder, RunStore, \
+from asuka.log.store import DONE_FILE, FORMAT_VERSION, RUN_FILE, CellRecorder, RunStore, \
     StoreFormatError
 
 

@@ -302,7 +302,7 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
                               "--agent", "llm", "--model", model, "--mode", "sequential",
                               "--verbosity", "medium", "--out", str(tmp_path / "runs"), "--run-id", "seq"])
     assert res.exit_code == 0, res.output
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     store = RunStore(tmp_path / "runs" / "seq")
     (cell,) = store.cells()

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from asuka.annotate._store import LabelStore
-from asuka.results.agreement import accuracy, cohen_kappa, gwet_ac1, label_scores, \
+from asuka.log.agreement import accuracy, cohen_kappa, gwet_ac1, label_scores, \
     percent_agreement
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 
 JUDGED = {"pass": "pass", "fail": "fail", "not_found": "fail"}
 BOOTSTRAP = 1000

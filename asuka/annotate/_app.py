@@ -26,7 +26,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from asuka.annotate._store import LABELS, LabelStore
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 
 TEMPLATES = Path(__file__).parent / "templates"
 LOOPBACK = ("127.0.0.1", "localhost")

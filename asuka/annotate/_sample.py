@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from asuka.dag import feedback_view
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 
 STRATA = ("agent", "task", "ui", "user", "protocol", "start")
 DECIDED = ("pass", "fail", "not_found")

@@ -53,7 +53,7 @@ async def aria_tree(bench_task: BenchTask) -> str:
     """Playwright's ARIA snapshot of the reference app at / once it has loaded."""
     from playwright.async_api import async_playwright
 
-    from asuka.benchmark.preview import serve
+    from asuka.proving.preview import serve
     from asuka.uiagents.browser import launch
 
     with serve(bench_task) as url:
@@ -78,7 +78,7 @@ async def prove(bench_task: BenchTask, ui_options: dict | None = None, concurren
                 log: Callable[[str], None] | None = None) -> tuple[bool, list[str], Any]:
     """``validate --mutants`` on the task: (proven, the failing mutant runs' problems, the
     report). A passing complete run writes the proof."""
-    from asuka.benchmark.mutants import check_tasks
+    from asuka.proving.mutants import check_tasks
     from asuka.benchmark.proof import write_proof
 
     (report,) = await check_tasks([bench_task], concurrency=concurrency,

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from asuka.results.provenance import hash_files, task_definition, task_files
+from asuka.log.provenance import hash_files, task_definition, task_files
 from asuka.schema import BenchTask
 
 PROOF_FILE = "proof.json"

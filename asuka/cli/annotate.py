@@ -34,7 +34,7 @@ def annotate(
 
     from asuka.annotate import LabelStore, draw_sample, make_app
     from asuka.benchmark.loading import load_bench
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     if not (run / "run.json").is_file():
         err.print(f"[red]error[/red] {run}: not a run directory (no run.json)")
@@ -77,7 +77,7 @@ def print_human_agreement(run: Path, bench: Path | None, out: Path | None) -> No
 
     from asuka.annotate import ANNOTATIONS_FILE, human_agreement
     from asuka.benchmark.loading import load_bench
-    from asuka.results.store import RunStore
+    from asuka.log.store import RunStore
 
     if not (run / ANNOTATIONS_FILE).is_file():
         err.print(f"[red]error[/red] {run} has no labels yet (asuka annotate {run})")

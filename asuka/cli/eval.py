@@ -82,10 +82,11 @@ def register(app: typer.Typer) -> None:
         from asuka.benchmark.loading import default_bench_dir, load_bench
         from asuka.cli._common import parse_opts
         from asuka.deploy import Deployer, ExternalDeployer
-        from asuka.loop.cell import CellSpec, run_cell
+        from asuka.log.cellspec import CellSpec
+        from asuka.loop.cell import run_cell
         from asuka.cli.experiments import before_running
         from asuka.loop.runner import save_run_config
-        from asuka.results.store import RunStore
+        from asuka.log.store import RunStore
 
         if (app_dir is None) == (url is None):
             raise typer.BadParameter("give the app's DIR or --url (one of them)")

@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeElapsedColumn
 
-from asuka.loop.cell import CellSpec
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.log.store import RunStore
 from asuka.cli._common import ReuseOpt
 
 console = Console()
@@ -157,7 +157,7 @@ def reeval(
 ) -> None:
     """Score a run again under another threshold/protocol: re-deploy each round's workspace
     snapshot and evaluate it again, into a new run (nothing is overwritten, nothing generated)."""
-    from asuka.results.provenance import ChangedTasksError
+    from asuka.log.provenance import ChangedTasksError
     from asuka.loop.reeval import ReevalError, reeval_run
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -85,7 +85,7 @@ def run(
     from asuka.loop.progress import CellProgress
     from asuka.loop.runner import new_run_id, save_run_config, table1
     from asuka.loop.sweep import run_sweep
-    from asuka.results.store import SUMMARY_FILE, RunStore
+    from asuka.log.store import SUMMARY_FILE, RunStore
 
     if rounds is None:
         rounds = 2 if mode == "sequential" else 3

@@ -82,7 +82,7 @@ def validate(
         err.print(f"[red]{len(warnings)} markup problem(s)[/red] (--strict-markup)")
         raise typer.Exit(1)
     if mutants:
-        from asuka.benchmark.mutants import check_mutants_cli
+        from asuka.proving.mutants import check_mutants_cli
         from asuka.benchmark.proof import proof_state
 
         if skip_proven:
@@ -223,7 +223,7 @@ def preview(
     import signal
     import threading
 
-    from asuka.benchmark import preview as pv
+    from asuka.proving import preview as pv
 
     tasks, problems = load_bench(bench_dir(bench), [task_id], drafts=True)
     if problems:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.results.store import RunStore
+from asuka.log.store import RunStore
 
 
 class ReplayError(ValueError):

@@ -18,7 +18,6 @@ other secrets of the parent never reach it.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -31,6 +30,7 @@ from typing import Protocol, runtime_checkable
 from asuka.deploy.forward import TcpToUnixForwarder, UnixToTcpForwarder, retarget_relay, \
     write_reach, write_relay
 from asuka.deploy.procs import LogBuffer, descendants, kill_tree, listening_ports, start_process
+from asuka.redaction import is_secret_name
 from asuka.registry import Registry
 
 # passed through from the parent when set
@@ -54,15 +54,6 @@ ENV_FIXED = {
     "ASTRO_TELEMETRY_DISABLED": "1",
     "GATSBY_TELEMETRY_DISABLED": "1",
 }
-SECRET_NAME = re.compile(
-    r"API_?KEY|TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION|ACCESS_?KEY", re.I
-)
-
-
-def is_secret_name(name: str) -> bool:
-    return bool(SECRET_NAME.search(name))
-
-
 def build_child_env(extra: Mapping[str, str], *, network: bool,
                     parent: Mapping[str, str] | None = None) -> dict[str, str]:
     """The complete environment of a sandboxed step: allowlisted parent variables, fixed

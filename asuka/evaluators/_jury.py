@@ -18,7 +18,7 @@ from asuka.evaluators._review import Reviewer
 from asuka.evaluators._spec import SCRIPTED_BACKENDS, EvaluatorSpec, agent_options
 from asuka.uiagents.input_modes import browser_use_tool, tool_of
 from asuka.records import DeployResult
-from asuka.results.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
+from asuka.log.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
 from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
 from asuka.usage import Usage
 

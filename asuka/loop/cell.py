@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
 
 from asuka import codeagents, probes, uiagents, users
 from asuka.codeagents.base import AgentRoundResult, RoundContext
@@ -41,73 +40,14 @@ from asuka.probes import ProbeSettings, compose_feedback
 from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
 from asuka.benchmark.features import seed_workspace
 from asuka.benchmark.proof import fingerprint
-from asuka.results.provenance import asuka_version, cell_provenance, changed_parts
+from asuka.log.provenance import asuka_version, cell_provenance, changed_parts
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.users.base import FeedbackResult
-from asuka.results.scoring import Shape
-from asuka.results.store import WORKSPACE_DIR, RoundRecord, RunStore
-from asuka.vocabulary import Feedback, Mode, Protocol, Routing, Start
+from asuka.log.cellspec import CellSpec
+from asuka.log.scoring import Shape
+from asuka.log.store import WORKSPACE_DIR, RoundRecord, RunStore
 
 
-class CellSpec(BaseModel):
-    """One unit of work: an agent on a task under fixed settings."""
-
-    task: str
-    agent: str = "sim"
-    agent_options: dict[str, Any] = Field(default_factory=lambda: {"profile": "medium"})
-    label: str | None = None          # how reports name the agent (default: derived)
-    ui: str = "scripted"
-    ui_options: dict[str, Any] = Field(default_factory=dict)
-    user: str = "template"
-    user_options: dict[str, Any] = Field(default_factory=lambda: {"verbosity": "low"})
-    rounds: int = Field(default=3, ge=1)
-    threshold: float = Field(default=0.5, ge=0, le=1)
-    protocol: Protocol = "dag"
-    start: Start = "query"
-    seed: int = 0
-    concurrency: int = Field(default=3, ge=1)
-    max_retry: int = Field(default=3, ge=0)
-    # what the agent reads after a round, and when the diagnostic probes run (asuka.probes)
-    feedback: Feedback = "failures"
-    routing: Routing = "always"
-    probes: str = "scripted"
-    probe_options: dict[str, Any] = Field(default_factory=dict)
-    # rounds: the paper's loop over the whole task; sequential: Web-Bench's, one evaluation
-    # task after another, ``rounds`` attempts each (asuka.loop.sequential)
-    mode: Mode = "rounds"
-
-    @property
-    def probing(self) -> bool:
-        """Whether the feedback condition has the probes' observations."""
-        return "probes" in self.feedback
-
-    @property
-    def agent_label(self) -> str:
-        if self.label:
-            return self.label
-        opt = self.agent_options.get("profile") or self.agent_options.get("model") \
-            or self.agent_options.get("tool") or ""
-        return f"{self.agent}:{opt}" if opt else self.agent
-
-    @property
-    def cell_id(self) -> str:
-        """Readable and deterministic; a short hash keeps distinct option sets apart."""
-        # fields added since cell ids were first made count only away from their defaults, so
-        # the cells of earlier runs keep their ids (and resume)
-        later = {k for k in LATER_FIELDS if getattr(self, k) == CellSpec.model_fields[k]
-                 .get_default(call_default_factory=True)}
-        digest = hashlib.sha256(self.model_dump_json(exclude=later).encode()).hexdigest()[:8]
-        name = (f"{self.agent_label}_{self.task}_{self.start}_{self.protocol}"
-                f"-T{self.threshold:g}_s{self.seed}")
-        if self.mode != "rounds":
-            name += f"_{self.mode}"
-        if self.feedback != "failures":  # the paper's loop keeps its short names
-            name += f"_fb-{self.feedback}" + (f"-{self.routing}" if self.probing else "")
-        safe = "".join(ch if ch.isalnum() or ch in "-_.+" else "-" for ch in name)
-        return f"{safe}_{digest}"
-
-
-LATER_FIELDS = ("feedback", "routing", "probes", "probe_options", "mode")
 # probe_options of the stage itself (the rest build the probe backend)
 STAGE_OPTIONS = ("top_k", "self_fix_threshold", "window")
 ProgressCb = Callable[[str, int, str], None]  # (cell_id, round, phase)

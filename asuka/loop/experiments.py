@@ -24,7 +24,7 @@ from asuka.benchmark.loading import (  # the benchmark validator's error locatio
     _field as bench_field
 )
 from asuka.benchmark.loading import _line_of as _line
-from asuka.loop.cell import CellSpec
+from asuka.log.cellspec import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
 from asuka.vocabulary import Feedback, Mode, Protocol, Routing, Start, Verbosity
 

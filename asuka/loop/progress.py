@@ -13,8 +13,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeElapsedColumn, TimeRemainingColumn
 
-from asuka.loop.cell import CellSpec
-from asuka.results.store import RunStore
+from asuka.log.cellspec import CellSpec
+from asuka.log.store import RunStore
 from asuka.terminal import register_live
 
 

@@ -7,10 +7,11 @@ import json
 import time
 from pathlib import Path
 
-from asuka.loop.cell import CellFailed, CellSpec, build_backends
-from asuka.results.contracts import DEFAULT_TAU
-from asuka.results.store import RunStore
-from asuka.results.summary import summary_view
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import CellFailed, build_backends
+from asuka.log.contracts import DEFAULT_TAU
+from asuka.log.store import RunStore
+from asuka.report.summary import summary_view
 
 
 def preflight_specs(specs: list[CellSpec]) -> list[str]:
@@ -48,7 +49,7 @@ def new_run_id() -> str:
 
 
 # The console table (with its legend and notes) is built from summary.json by
-# asuka.results.summary (one aggregation).
+# asuka.report.summary (one aggregation).
 table1 = summary_view
 
 

@@ -7,7 +7,7 @@ attempts (Web-Bench: 2); a step still failing after them stops the project: the 
 count as not passed. Every attempt is one round of the run store, with its step recorded.
 
 WatchPoint's measures of a sequential cell (Pass@1, Pass@2, recovery) are
-``asuka.results.sequence.sequence_metrics``, pure functions of these records."""
+``asuka.log.sequence.sequence_metrics``, pure functions of these records."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from asuka.loop.cell import CellRun
 from asuka.records import RoundRecord
-from asuka.results.sequence import sequence_metrics, step_passed
+from asuka.log.sequence import sequence_metrics, step_passed
 from asuka.schema import BenchTask
 
 TEMPLATES = Path(__file__).parent / "templates"

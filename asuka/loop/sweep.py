@@ -9,10 +9,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from asuka.loop.executor import run_pool
-from asuka.loop.cell import CellSpec, run_cell
+from asuka.log.cellspec import CellSpec
+from asuka.loop.cell import run_cell
 from asuka.schema import BenchTask
-from asuka.results.store import RunStore
-from asuka.results.summary import summarize
+from asuka.log.store import RunStore
+from asuka.report.summary import summarize
 
 OnRound = Callable[[str, int, str], None]            # (cell_id, round, phase)
 OnDone = Callable[[CellSpec, "str | None"], None]    # (cell, error or None)

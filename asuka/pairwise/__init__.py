@@ -7,7 +7,7 @@ context, observation time). The judge is named by the UI-agent option ``pairwise
 model, or ``none``; absent, the UI agent's own ``model``); offline there is none and every
 pairwise task is an ``error`` ("not judged"), never a silent pass. Judgements are recorded in
 ``verdicts.json`` (``pairwise``) with both screenshots under ``evidence/pairwise/``, scored only by
-the acceptance-contract metrics (``asuka.results.contracts``: Z = 1 / 0.5 / 0; an error leaves
+the acceptance-contract metrics (``asuka.log.contracts``: Z = 1 / 0.5 / 0; an error leaves
 the scores and is counted), and shown in the viewer."""
 
 from asuka.pairwise._judge import JudgeReply, PairwiseJudge, registry

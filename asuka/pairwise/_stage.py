@@ -118,7 +118,7 @@ async def judge_presentation(bench_task: BenchTask, candidate_url: str,
         return {t.id: _error(t, NO_JUDGE) for t in tasks}, []
     from playwright.async_api import async_playwright
 
-    from asuka.benchmark.preview import serve
+    from asuka.deploy.reference import serve
     from asuka.uiagents.browser import launch
 
     data_dir = Path(bench_task.root) / "data"

@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from asuka.probes._base import ProbeContext, ProbeTarget, Prober
 from asuka.probes._classify import PROBED_CLASSES, classify
 from asuka.probes._sanitize import cap
-from asuka.results.fixes import fix_rate
+from asuka.log.fixes import fix_rate
 from asuka.schema import BenchTask, ProbeReport, RoundEvaluation
 from asuka.users.base import failures_for_feedback
 

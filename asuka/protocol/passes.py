@@ -18,8 +18,8 @@ import statistics
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 
-from asuka.results.contracts import flip_rate
-from asuka.results.scoring import Shape, weighted_criteria_pass_rate
+from asuka.log.contracts import flip_rate
+from asuka.log.scoring import Shape, weighted_criteria_pass_rate
 from asuka.schema import EvalTask, EvalTaskResult, EvaluatorResult, Verdict
 
 Evaluator = Callable[[EvalTask], Awaitable[EvalTaskResult]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from asuka.results.provenance import ChangedTasksError
+from asuka.log.provenance import ChangedTasksError
 from asuka.report.aggregate import Aggregate, aggregate
 from asuka.report.data import RunData, RunNotFound, load_run
 from asuka.report.tables import Table

@@ -3,7 +3,7 @@ table of ``asuka run``/``sweep`` and of ``asuka report`` (tables, figures, HTML)
 ``aggregate``.
 
 A group is the scored (finished) cells of one setting (``asuka.report.data.setting_of``: they
-differ only in task and seed). Per group and round: every rate of ``asuka.results.scoring`` in both
+differ only in task and seed). Per group and round: every rate of ``asuka.log.scoring`` in both
 views, each a mean with a 95% CI over projects, where a project's value is the mean over its
 seeds; the errors (evaluation tasks and criteria the harness or judge could not decide, failed
 deploys) and the evaluation cost of the rounds actually run. Per group at the last round: the
@@ -19,21 +19,21 @@ from typing import Any
 
 from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
-from asuka.results.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
+from asuka.log.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
     status_counts
 from asuka.evaluators import jury_score
 from asuka.protocol.passes import jury_pass_statistics, pass_statistics
-from asuka.results.fixes import fix_rate, recovery
-from asuka.results.sequence import sequence_metrics
+from asuka.log.fixes import fix_rate, recovery
+from asuka.log.sequence import sequence_metrics
 from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
     has_contract
-from asuka.results.contracts import DEFAULT_TAU
-from asuka.results.store import RoundRecord
+from asuka.log.contracts import DEFAULT_TAU
+from asuka.log.store import RoundRecord
 from asuka.vocabulary import DECIDED_BY
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
            "task_fix_rate", "criteria_fix_rate")
-# JoyFrontBench's contract metrics (asuka.results.contracts), on each round's own artifact and
+# JoyFrontBench's contract metrics (asuka.log.contracts), on each round's own artifact and
 # only for cells whose task declares a contract; seeds are its run slots
 CONTRACT_METRICS = ("ats", "ctpr", "asr")
 GAP_THRESHOLDS = (0.5, 1.0)  # the paper's Table 2 columns; the thresholds of full cells join
@@ -132,7 +132,7 @@ class GroupAggregate:
     passes: dict[str, Estimate] = field(default_factory=dict)
     # the same per model-based evaluator of the jury judged more than once
     jury_passes: dict[str, dict[str, Estimate]] = field(default_factory=dict)
-    # how much the feedback helped (asuka.results.fixes): fix rate, recovery, probed rounds
+    # how much the feedback helped (asuka.log.fixes): fix rate, recovery, probed rounds
     feedback: dict[str, Estimate] = field(default_factory=dict)
     # sequential cells (Web-Bench's protocol): Pass@1, Pass@2, recovery per project class
     sequential: dict[str, dict[str, Estimate]] = field(default_factory=dict)

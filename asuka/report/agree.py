@@ -6,7 +6,7 @@ and the content hash of the round's workspace snapshot (``asuka.protocol.evaluat
 same replayed agent all pair up. Within a run the first round that judged an artifact stands
 for it. A criterion is compared when both judges decided it (pass, or not: fail / not found);
 undecided verdicts (error, unverifiable) and criteria one side did not run (a skipped task)
-are counted, not compared. The statistics are ``asuka.results.agreement``'s; per artifact the
+are counted, not compared. The statistics are ``asuka.log.agreement``'s; per artifact the
 criteria pass shares are correlated too."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 from asuka.protocol.evaluate import artifact_hash
 from asuka.report.data import RunData, load_run
-from asuka.results.agreement import agreement_report, pearson, spearman
-from asuka.results.store import RunStore
+from asuka.log.agreement import agreement_report, pearson, spearman
+from asuka.log.store import RunStore
 
 DECIDED = {"pass": "pass", "fail": "fail", "not_found": "fail"}
 

@@ -3,7 +3,7 @@ the last round's artifact of each cell, JoyFrontBench's diagnostics beside ATS /
 
 A group's cells of one task are that problem's run slots (its seeds and repeats), as in the
 per-round contract metrics. Everything here is computed by the pure functions of
-``asuka.results.contracts`` from the recorded verdicts; nothing touches a browser."""
+``asuka.log.contracts`` from the recorded verdicts; nothing touches a browser."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asuka.report.data import CellData, Group
-from asuka.results.contracts import FAILURE_KINDS, TAU_SENSITIVITY, RunScores, \
+from asuka.log.contracts import FAILURE_KINDS, TAU_SENSITIVITY, RunScores, \
     capability_scores, contracts_of, failure_kind, flip_rate, mixed_outcomes, operable, \
     outcomes_of, pass_hat_k, score_run, tau_forces_all
-from asuka.results.scoring import Estimate
+from asuka.log.scoring import Estimate
 
 HIGH_ATS = 0.9  # JoyFrontBench: the share of unsuccessful runs that still reach 90 % ATS
 

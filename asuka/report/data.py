@@ -26,11 +26,11 @@ from pydantic import ValidationError
 
 from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.dag import CriterionDag, apply_gating, feedback_view
-from asuka.loop.cell import CellSpec
-from asuka.results.provenance import ProvenanceCheck, check_run, enforce
+from asuka.log.cellspec import CellSpec
+from asuka.log.provenance import ProvenanceCheck, check_run, enforce
 from asuka.schema import BenchTask
-from asuka.results.scoring import Estimate, Round, RoundMetrics, Shape, mean_ci, round_metrics
-from asuka.results.store import RoundRecord, RunStore
+from asuka.log.scoring import Estimate, Round, RoundMetrics, Shape, mean_ci, round_metrics
+from asuka.log.store import RoundRecord, RunStore
 
 CellState = Literal["finished", "failed", "unfinished", "no-task"]
 
@@ -307,7 +307,7 @@ def tasks_of_run(store: RunStore, specs: Mapping[str, dict], bench_dir: Path
 def load_run(run_dir: Path | str, bench: Path | None = None,
              allow_changed_tasks: bool = False) -> RunData:
     """Load a run against the benchmark it names (or ``bench``). Raises
-    ``asuka.results.provenance.ChangedTasksError`` when a cell's task changed since it was recorded or
+    ``asuka.log.provenance.ChangedTasksError`` when a cell's task changed since it was recorded or
     is missing, unless ``allow_changed_tasks``; the run's ``notices`` say what was allowed."""
     root = Path(run_dir)
     if not RunStore.is_run_dir(root):

@@ -25,8 +25,8 @@ from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
 from asuka.report.tables import Table
-from asuka.results.scoring import status_counts
-from asuka.results.store import EVIDENCE_DIR, RunStore
+from asuka.log.scoring import status_counts
+from asuka.log.store import EVIDENCE_DIR, RunStore
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_FILE_BYTES = 400_000

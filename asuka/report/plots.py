@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from asuka.report.aggregate import Aggregate, GroupAggregate  # noqa: E402
-from asuka.results.scoring import Estimate  # noqa: E402
+from asuka.log.scoring import Estimate  # noqa: E402
 
 
 def _name(g: GroupAggregate, varying: list[str]) -> str:

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from asuka.report.tables import Table
-from asuka.results.scoring import Estimate
+from asuka.log.scoring import Estimate
 
 
 def _num(x: float, pct: bool) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from asuka.report.aggregate import Aggregate, GroupAggregate, last_task_rate
 from asuka.report.data import RunData, display_name
 from asuka.schema import TASK_TYPES
-from asuka.results.scoring import Estimate, dag_gap, mean_ci
+from asuka.log.scoring import Estimate, dag_gap, mean_ci
 
 
 @dataclass

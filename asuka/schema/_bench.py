@@ -25,7 +25,7 @@ class Criterion(Strict):
     text: str = Field(min_length=1)
     # acceptance contract (JoyFrontBench): a core task passes only when every mandatory
     # criterion does; a source-verifiable one may keep credit from a source inspection when
-    # the app does not run (asuka.results.contracts)
+    # the app does not run (asuka.log.contracts)
     mandatory: bool = False
     source_verifiable: bool = False
     # for a source-verifiable criterion: regular expressions that must each match the app's

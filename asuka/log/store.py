@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from asuka.dag import feedback_view
 from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
-from asuka.results.scoring import (
+from asuka.log.scoring import (
     Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, weighted_task_pass_rate
 )
 

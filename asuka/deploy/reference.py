@@ -1,21 +1,17 @@
-"""``asuka preview``: a task's reference app (or one of its mutants) served on 127.0.0.1.
-
-What an author or a reader wants to look at: the product the checks were proven on, or what the
-simulated agent would hand over with some features missing or broken. The reference is trusted
-(it ships with the benchmark), so it is served from our own process, like a static deployment.
-"""
+"""A task's reference app (with some features missing or broken) served on 127.0.0.1 from our
+own process, like a static deployment: the reference is trusted, it ships with the benchmark.
+``asuka preview`` shows it; the pairwise tasks capture it beside the candidate."""
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.deploy.ports import lease_port
 from asuka.deploy.static import StaticServer
-from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.schema import BenchTask
 
 
@@ -62,27 +58,3 @@ def serve(task: BenchTask, states: Mapping[str, FeatureState] | None = None,
         finally:
             if lease is not None:
                 lease.release()
-
-
-async def _screenshot(url: str, path: Path, width: int, height: int) -> None:
-    from playwright.async_api import async_playwright
-
-    from asuka.uiagents.browser import launch
-
-    async with async_playwright() as pw:
-        browser = await launch(pw)
-        try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
-            await page.goto(url, wait_until="load")
-            await page.wait_for_load_state("networkidle", timeout=5_000)
-            await page.screenshot(path=str(path), full_page=True)
-        finally:
-            await browser.close()
-
-
-def screenshot(url: str, path: Path, width: int = 1280, height: int = 800) -> Path:
-    """A full-page PNG of ``url`` in headless Chromium."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    asyncio.run(_screenshot(url, path, width, height))
-    return path

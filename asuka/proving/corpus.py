@@ -31,8 +31,8 @@ from pathlib import Path
 
 import yaml
 
-from asuka.results.agreement import cohen_kappa, gwet_ac1
-from asuka.results.provenance import hash_files
+from asuka.log.agreement import cohen_kappa, gwet_ac1
+from asuka.log.provenance import hash_files
 from asuka.schema import BenchTask, RoundEvaluation
 
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "foreign"
@@ -160,7 +160,7 @@ def corpus_entries(corpus: str = "all") -> list[Entry]:
 def fingerprint(bt: BenchTask, entry: Path) -> str:
     """What an agreement figure depends on: the task (definition, reference, data, PRD, DAG:
     its provenance hash), the app's files and the labels."""
-    from asuka.results.provenance import cell_provenance
+    from asuka.log.provenance import cell_provenance
 
     h = hashlib.sha256(cell_provenance(bt, {})["task_fingerprint"].encode())
     app = entry / "app"

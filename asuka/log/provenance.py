@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from asuka.deploy.sandbox import is_secret_name
+from asuka.redaction import is_secret_name
 from asuka.schema import BenchTask
 
 PARTS = ("task", "reference", "data", "prd", "dag")

@@ -1,1 +1,0 @@
-"""Results: the run store and its records, scoring (pure functions), summaries, provenance."""
