@@ -12,7 +12,8 @@ import pytest
 
 from asuka import codeagents, users
 from asuka.codeagents.base import RoundContext
-from asuka.codeagents.agent_cli import CLICodeAgent, load_adapters
+from asuka.codeagents.adapters import load_adapters
+from asuka.codeagents.agent_cli import CLICodeAgent
 from asuka.codeagents.llm import LLMCodeAgent
 from asuka.errors import SetupError
 from asuka.llm import LLMConfigError, LLMError, ModelSpec

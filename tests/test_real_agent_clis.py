@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from asuka.benchmark.loading import load_tasks
-from asuka.codeagents.agent_cli import load_adapters
+from asuka.codeagents.adapters import load_adapters
 from asuka.codeagents.images import build_agent_image
 from asuka.codeagents.install import install_error, installed_binary
 from asuka.deploy import Deployer, bwrap_usable

@@ -39,10 +39,25 @@ class BenchError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+BUNDLED = "_bench"  # where a wheel carries the benchmark inside the package (setup.py)
+
+
+def bundled_dir() -> Path:
+    """The benchmark that ships with Asuka: inside the installed package (a wheel), else the
+    source tree's root (a checkout), where tasks/, prds/, dags/ and the templates live."""
+    packaged = Path(__file__).resolve().parents[1] / BUNDLED
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2]
+
+
 def default_bench_dir() -> Path:
-    """ASUKA_BENCH, else the benchmark bundled with the source tree."""
+    """ASUKA_BENCH, else the bundled benchmark."""
     env = os.environ.get("ASUKA_BENCH")
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    return Path(env) if env else bundled_dir()
+
+
+def templates_dir() -> Path:
+    """The template user's and the probes' Jinja2 templates (feedback_templates/)."""
+    return bundled_dir() / "feedback_templates"
 
 
 def task_ids(bench: Path) -> list[str]:

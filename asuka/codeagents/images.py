@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from asuka.codeagents.agent_cli import load_adapters
+from asuka.codeagents.adapters import load_adapters
 from asuka.codeagents.install import install, tools_dir
 from asuka.deploy.docker_image import build_host_node_image, build_image, programs
 

@@ -16,10 +16,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # agent_cli looks its programs up here: no import back at run time
-    from asuka.codeagents.agent_cli import CLIAdapter
+from asuka.codeagents.adapters import CLIAdapter, load_adapters
 
 __all__ = ["install", "install_error", "installed_binary", "tools_dir"]
 
@@ -101,8 +99,6 @@ def install(tool: str, adapter: CLIAdapter) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from asuka.codeagents.agent_cli import load_adapters
-
     adapters = load_adapters()
     names = (argv if argv is not None else sys.argv[1:]) or [
         n for n, a in adapters.items() if a.package]

@@ -191,6 +191,13 @@ class Estimate:
         return (self.high - self.low) / 2
 
 
+def estimate_json(e: Estimate) -> dict[str, float | int | None]:
+    def num(x: float) -> float | None:
+        return None if math.isnan(x) else x
+    return {"mean": num(e.mean), "low": num(e.low), "high": num(e.high),
+            "half_width": num(e.half_width), "n": e.n}
+
+
 def mean_ci(values: Sequence[float], confidence: float = 0.95, method: str = "normal",
             n_resamples: int = 9999, seed: int = 0) -> Estimate:
     """Mean with a confidence interval over per-project values.

@@ -23,7 +23,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -235,12 +235,11 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
     store.clear_failure(cell_id)
     try:
         run = CellRun.start(spec, bt, store, deployer, on_progress)
-        if spec.mode == "sequential":
-            from asuka.loop.sequential import run_sequence
-
-            result = await run_sequence(run)
-        else:
-            result = await _run_rounds(run)
+        strategy = ROUND_STRATEGIES.get(spec.mode)
+        if strategy is None:
+            raise CellFailed("setup", f"no round strategy {spec.mode!r} (known: "
+                                      f"{', '.join(sorted(ROUND_STRATEGIES))})")
+        result = await strategy(run)
     except Exception as exc:  # noqa: BLE001 - a cell's failure is recorded, never raised
         failure = exc if isinstance(exc, CellFailed) else CellFailed("harness", _describe(exc))
         store.fail_cell(cell_id, failure.reason, failure.kind, failure.round)
@@ -338,3 +337,10 @@ async def _run_rounds(run: CellRun) -> dict:
             "budget": spec.rounds,
             "stopped_early": stopped_early and len(history) < spec.rounds,
             "all_passed": bool(history) and _all_passed(history[-1])}
+
+
+# How a cell spends its rounds, by ``CellSpec.mode``: the paper's loop here; Web-Bench's
+# sequential mode registers itself from its own module (asuka.loop.sequential), so the cell
+# never imports a strategy.
+RoundStrategy = Callable[[CellRun], Awaitable[dict]]
+ROUND_STRATEGIES: dict[str, RoundStrategy] = {"rounds": _run_rounds}

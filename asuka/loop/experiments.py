@@ -90,7 +90,7 @@ class AgentSpec(Strict):
             if self.profile or self.tool:
                 raise ValueError("an llm agent takes a model, not a profile or tool")
         elif self.backend == "cli":
-            from asuka.codeagents.agent_cli import load_adapters
+            from asuka.codeagents.adapters import load_adapters
 
             tools = sorted(load_adapters())
             if not self.tool or self.tool not in tools:

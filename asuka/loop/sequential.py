@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from asuka.loop.cell import CellRun
+from asuka.loop.cell import ROUND_STRATEGIES, CellRun
 from asuka.records import RoundRecord
 from asuka.log.sequence import sequence_metrics, step_passed
 from asuka.schema import BenchTask
@@ -64,3 +64,6 @@ async def run_sequence(run: CellRun) -> dict:
     return {"cell_id": spec.cell_id, "status": "finished", "rounds_run": len(run.history),
             "budget": spec.rounds * n, "stopped_early": stopped, "mode": "sequential",
             "all_passed": metrics["passed"] == n, **metrics}
+
+
+ROUND_STRATEGIES["sequential"] = run_sequence

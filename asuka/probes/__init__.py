@@ -11,7 +11,7 @@ reads is the cell's ``feedback`` condition (none, failures, failures+probes, pro
 
 from asuka.probes._base import ProbeContext, ProbeFindings, Prober, ProbeTarget, registry
 from asuka.probes._classify import PROBED_CLASSES, classify
-from asuka.probes._sanitize import cap, clean, parse_checks
+from asuka.sanitize import cap, clean, parse_checks
 from asuka.probes._stage import ProbeSettings, compose_feedback, render_observations, route, \
     run_probes, targets
 

@@ -29,7 +29,7 @@ from asuka.deploy.sandbox import build_child_env, get_sandbox
 from asuka.evaluators import CodeInput
 from asuka.llm import LLMClient, ModelSpec
 from asuka.probes._base import ProbeContext, ProbeFindings, registry
-from asuka.probes._sanitize import parse_checks
+from asuka.sanitize import parse_checks
 from asuka.uiagents.browser import find_chromium
 
 BACKEND = "llm"

@@ -13,14 +13,15 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from asuka.benchmark.loading import templates_dir
 from asuka.probes._base import ProbeContext, ProbeTarget, Prober
 from asuka.probes._classify import PROBED_CLASSES, classify
-from asuka.probes._sanitize import cap
+from asuka.sanitize import cap
 from asuka.log.fixes import fix_rate
 from asuka.schema import BenchTask, ProbeReport, RoundEvaluation
 from asuka.users.base import failures_for_feedback
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "feedback_templates"
+TEMPLATES = templates_dir()
 OBSERVATIONS_TEMPLATE = "observations.md.j2"
 
 

@@ -147,6 +147,9 @@ class Entry:
 
 def corpus_entries(corpus: str = "all") -> list[Entry]:
     """Every labelled app of ``corpus`` (foreign, realagent or all), in order."""
+    if not CORPUS_DIR.parent.is_dir():
+        raise CorpusError(f"the corpora are fixtures of the repository ({CORPUS_DIR.parent}): "
+                          "run this from a checkout of Asuka, not an installed wheel")
     out: list[Entry] = []
     if corpus in ("foreign", "all"):
         out += [Entry("foreign", t, None, CORPUS_DIR / t) for t in corpus_tasks()]

@@ -19,8 +19,8 @@ from typing import Any
 
 from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
-from asuka.log.scoring import VIEWS, Estimate, by_type, dag_gap, passed_tasks, round_metrics, \
-    status_counts
+from asuka.log.scoring import VIEWS, Estimate, by_type, dag_gap, estimate_json, passed_tasks, \
+    round_metrics, status_counts
 from asuka.evaluators import jury_score
 from asuka.protocol.passes import jury_pass_statistics, pass_statistics
 from asuka.log.fixes import fix_rate, recovery
@@ -365,13 +365,6 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
 
 
 # ------------------------------------------------------------ as JSON (summary.json)
-
-def estimate_json(e: Estimate) -> dict[str, float | int | None]:
-    def num(x: float) -> float | None:
-        return None if math.isnan(x) else x
-    return {"mean": num(e.mean), "low": num(e.low), "high": num(e.high),
-            "half_width": num(e.half_width), "n": e.n}
-
 
 def group_json(g: GroupAggregate) -> dict[str, Any]:
     s = g.setting

@@ -15,7 +15,7 @@ from asuka.report.data import CellData, Group
 from asuka.log.contracts import FAILURE_KINDS, TAU_SENSITIVITY, RunScores, \
     capability_scores, contracts_of, failure_kind, flip_rate, mixed_outcomes, operable, \
     outcomes_of, pass_hat_k, score_run, tau_forces_all
-from asuka.log.scoring import Estimate
+from asuka.log.scoring import Estimate, estimate_json
 
 HIGH_ATS = 0.9  # JoyFrontBench: the share of unsuccessful runs that still reach 90 % ATS
 
@@ -39,8 +39,6 @@ class ContractAggregate:
     pairwise: dict[str, int] = field(default_factory=dict)
 
     def json(self) -> dict[str, Any]:
-        from asuka.report.aggregate import estimate_json
-
         return {"tau": self.tau, "runs": self.runs,
                 "at_tau": {t: {m: estimate_json(e) for m, e in v.items()}
                            for t, v in self.at_tau.items()},

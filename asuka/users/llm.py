@@ -31,12 +31,13 @@ from typing import Any
 import jinja2
 from pydantic import Field
 
+from asuka.benchmark.loading import templates_dir
 from asuka.llm import LLMClient, LLMConfigError, LLMError, ModelSpec
 from asuka.schema import RoundEvaluation, Task
 from asuka.users import registry
 from asuka.users.base import Failure, FeedbackResult, failures_for_feedback
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "feedback_templates"
+TEMPLATE_DIR = templates_dir()
 TEMPLATE_NAME = "user_llm.md.j2"
 NO_PROBLEMS = "I tried everything I wanted to check and found no problems."
 

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from asuka.benchmark.loading import templates_dir
 from asuka.dag import feedback_view
 from asuka.schema import RoundEvaluation, Task
 from asuka.users import registry
 from asuka.users.base import FeedbackResult, failures_for_feedback
 from asuka.vocabulary import VERBOSITIES
 
-DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "feedback_templates"
+DEFAULT_TEMPLATES = templates_dir()
 VERBOSITY = VERBOSITIES
 
 
