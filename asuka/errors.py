@@ -1,4 +1,5 @@
-"""Errors that say whose failure something is (the README's failure taxonomy).
+"""Errors that say whose failure something is (the failure taxonomy: docs/scoring.md, "Whose
+failure is what").
 
 A ``SetupError`` is a configuration problem: a missing API key or agent binary, a rejected key
 (401/403), an unknown model (404), no sandbox for an external agent. It is nobody's result: the

@@ -8,7 +8,7 @@ per deciding rung (``Verdict.decided_by``), false passes, and every disagreement
         [--round N] [--write] [--patient-too] [--no-ladder] [--ui-opt KEY=VALUE ...]
 
 --no-ladder evaluates every check exactly as written (the resolution ladder's deterministic
-rungs off), for the comparison the README gives. --patient-too also evaluates every app with
+rungs off), for the comparison docs/judging-apps.md gives. --patient-too also evaluates every app with
 every timeout waited out (``fast_absence=False``) and says whether each criterion got the same
 verdict both ways. --write records the figures in the corpus's agreement.json (with a
 fingerprint of the task, app and labels, so a test can tell a stale figure from a current one)."""

@@ -69,9 +69,10 @@ def test_agreement_is_verdict_against_label() -> None:
 
 
 def test_recorded_agreement_is_current() -> None:
-    """benchmarks/foreign_agreement.py --write records the figures the README reports; a change
-    to a task, an app or its labels makes them stale until measured again. (The >= 95 % target
-    is met by the tasks whose checks were rewritten; the README lists the figure of each.)"""
+    """benchmarks/foreign_agreement.py --write records the figures docs/judging-apps.md
+    reports; a change to a task, an app or its labels makes them stale until measured again.
+    (The >= 95 % target is met by the tasks whose checks were rewritten; docs/judging-apps.md
+    lists the figure of each.)"""
     record = json.loads((CORPUS_DIR / AGREEMENT_FILE).read_text())
     assert set(record) == set(corpus_tasks()) and len(record) >= 4
     for task_id, fig in record.items():

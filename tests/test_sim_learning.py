@@ -8,7 +8,7 @@ the ~50 rates checked), is what a calibrated simulator passes and a mis-wired ra
 profile field, another type's rate) fails by many standard errors.
 
 These rates are the simulator's *inputs*: its learning curves restate its profile, they are not
-findings about code agents (see README, "What simulated numbers are")."""
+findings about code agents (see docs/simulation.md, "What simulated numbers are")."""
 
 from __future__ import annotations
 
