@@ -25,7 +25,7 @@ class AgentRoundResult(BaseModel):
     usage: list[Usage] = Field(default_factory=list)
     duration_s: float = 0.0
     # backend-specific facts worth keeping (e.g. the simulator's feature states)
-    meta: dict = Field(default_factory=dict)
+    meta: dict[str, Any] = Field(default_factory=dict)
 
 
 class DeployResult(BaseModel):

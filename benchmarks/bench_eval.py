@@ -32,11 +32,11 @@ from playwright.async_api import async_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from asuka.benchmark.features import prepare_workspace  # noqa: E402
 from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.dag import CriterionDag  # noqa: E402
-from asuka.protocol.dag import run_protocol
 from asuka.deploy import Deployer  # noqa: E402
-from asuka.benchmark.features import prepare_workspace  # noqa: E402
+from asuka.protocol.dag import run_protocol
 from asuka.schema import EvalTask, Locator, to_pattern  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402

@@ -21,12 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from asuka.proving.corpus import corpus_entries, evaluate_entry  # noqa: E402
 from asuka.benchmark.features import features_in, prepare_workspace  # noqa: E402
 from asuka.benchmark.loading import default_bench_dir, load_bench  # noqa: E402
 from asuka.benchmark.subsets import load_subsets  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
 from asuka.protocol.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
+from asuka.proving.corpus import corpus_entries, evaluate_entry  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
 
 

@@ -42,20 +42,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from asuka import uiagents  # noqa: E402
+from asuka.benchmark.features import copy_data, materialize  # noqa: E402
 from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
-from asuka.protocol.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
-from asuka.benchmark.features import copy_data, materialize  # noqa: E402
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import run_cell  # noqa: E402
 from asuka.log.store import RunStore  # noqa: E402
+from asuka.loop.cell import run_cell  # noqa: E402
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace  # noqa: E402
 from tests.llm_server import (  # noqa: E402
     Recorded,
     ScriptedLLMServer,
     agent_step,
     done_action,
-    request_text,
     json_reply,
+    request_text,
     text,
     tool_calls,
 )

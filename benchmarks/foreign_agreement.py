@@ -21,11 +21,16 @@ import json
 import time
 from collections import defaultdict
 
-from asuka.proving.corpus import (
-    AGREEMENT_FILE, CORPORA, agreement, corpus_entries, evaluate_entry, fingerprint,
-    load_labels
-)
 from asuka.benchmark.loading import default_bench_dir, load_bench
+from asuka.proving.corpus import (
+    AGREEMENT_FILE,
+    CORPORA,
+    agreement,
+    corpus_entries,
+    evaluate_entry,
+    fingerprint,
+    load_labels,
+)
 
 
 def _share(a: int, n: int) -> str:

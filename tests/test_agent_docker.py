@@ -11,18 +11,24 @@ from pathlib import Path
 import pytest
 
 from asuka.benchmark.loading import load_tasks
-from asuka.codeagents.base import RoundContext
 from asuka.codeagents.agent_cli import CLICodeAgent
+from asuka.codeagents.base import RoundContext
 from asuka.codeagents.sealed import resolve_sandbox
 from asuka.codeagents.tools import run_sandboxed
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.errors import SetupError
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import live_cell_dir, run_cell
 from asuka.log.store import RunStore
+from asuka.loop.cell import live_cell_dir, run_cell
 from tests.fake_docker import FakeDockerEngine, fake_docker  # noqa: F401 (fixture)
 from tests.test_agent_sandbox import (  # noqa: F401 (sentinel_bench: a fixture)
-    CANARY, MINI, PROBE, SENTINELS, plant_other_cell, sentinel_bench)
+    CANARY,
+    MINI,
+    PROBE,
+    SENTINELS,
+    plant_other_cell,
+    sentinel_bench,
+)
 
 # the fake engine isolates a container's command with bubblewrap
 needs_bwrap = pytest.mark.skipif(not bwrap_usable(), reason="bubblewrap is not usable here")

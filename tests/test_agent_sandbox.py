@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from asuka.benchmark.loading import load_tasks
-from asuka.codeagents.base import RoundContext
 from asuka.codeagents.agent_cli import CLICodeAgent
+from asuka.codeagents.base import RoundContext
 from asuka.codeagents.llm import LLMCodeAgent
 from asuka.codeagents.sealed import resolve_sandbox
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.errors import SetupError
 from asuka.llm import ModelSpec
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import live_cell_dir, run_cell
 from asuka.log.store import RunStore
+from asuka.loop.cell import live_cell_dir, run_cell
 from tests.llm_server import ScriptedLLMServer, llm_server, tool_calls  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent

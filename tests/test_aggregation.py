@@ -23,11 +23,11 @@ from asuka.cli import app
 from asuka.codeagents.base import AgentRoundResult
 from asuka.log.cellspec import CellSpec
 from asuka.log.provenance import cell_provenance
-from asuka.report.aggregate import SIMULATED_NOTE
-from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
 from asuka.log.scoring import Shape, mean_ci, round_metrics, status_counts
 from asuka.log.store import RoundRecord, RunStore, read_json
+from asuka.report.aggregate import SIMULATED_NOTE
 from asuka.report.summary import summarize, summary_table, summary_view
+from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
 from asuka.usage import Usage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.report.agree import compare_runs
 from asuka.log.store import RunStore
+from asuka.report.agree import compare_runs
 from tests.test_aggregation import TASKS, cell_spec, copy_bench, evaluation, record_cell
 
 

@@ -6,8 +6,17 @@ import math
 
 import pytest
 
-from asuka.log.agreement import accuracy, agreement_report, cohen_kappa, gwet_ac1, \
-    label_scores, macro_f1, pearson, percent_agreement, spearman
+from asuka.log.agreement import (
+    accuracy,
+    agreement_report,
+    cohen_kappa,
+    gwet_ac1,
+    label_scores,
+    macro_f1,
+    pearson,
+    percent_agreement,
+    spearman,
+)
 
 
 def table(yy: int, yn: int, ny: int, nn: int) -> tuple[list[str], list[str]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from asuka.protocol.audit import MAX_REMEDIATIONS, audit_result, audited
 from asuka.log.contracts import TaskContract, outcomes_of, score_run
+from asuka.protocol.audit import MAX_REMEDIATIONS, audit_result, audited
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, RoundEvaluation, Verdict
 
 

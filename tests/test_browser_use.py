@@ -69,10 +69,10 @@ def test_registry_and_options() -> None:
     # paper settings by default
     assert (agent.max_steps, agent.use_vision, agent.criterion_timeout_s, agent.headless) == (
         100, True, 3600, True)
+    import os
+
     from asuka.uiagents.browser import LAUNCH_ARGS
     from asuka.uiagents.browser_use import build_task
-
-    import os
     assert os.environ["ANONYMIZED_TELEMETRY"] == "false"
     b = agent.make_browser("/bin/true", Path("/nonexistent-asuka"))
     prof = b.browser_profile

@@ -103,8 +103,8 @@ async def test_llm_agent_two_round_loop_on_a_bundled_task(llm_server: ScriptedLL
     from asuka.benchmark.loading import load_tasks
     from asuka.deploy import Deployer
     from asuka.log.cellspec import CellSpec
-    from asuka.loop.cell import run_cell
     from asuka.log.store import RunStore
+    from asuka.loop.cell import run_cell
 
     (bt,) = load_tasks(ROOT, ["loan-calculator"])
     states = {name: "ok" for name in bt.task.features}

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from asuka.benchmark.loading import load_tasks
-from asuka.report import aggregate, build_report, load_run
 from asuka.log.store import RunStore
+from asuka.report import aggregate, build_report, load_run
 from asuka.report.summary import summarize
 from tests.test_aggregation import TASKS, cell_spec, copy_bench, evaluation, record_cell
 

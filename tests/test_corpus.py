@@ -11,11 +11,17 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.cli import app
+from asuka.log.store import RunStore
 from asuka.proving.corpus import (
-    AGREEMENT_FILE, CORPUS_DIR, CorpusError, agreement, corpus_tasks, fingerprint, load_labels
+    AGREEMENT_FILE,
+    CORPUS_DIR,
+    CorpusError,
+    agreement,
+    corpus_tasks,
+    fingerprint,
+    load_labels,
 )
 from asuka.schema import EvalTaskResult, RoundEvaluation, Verdict
-from asuka.log.store import RunStore
 
 runner = CliRunner()
 TARGET = 0.95  # issue #14: verdicts on a corpus app match its labels for >= 95% of criteria

@@ -438,9 +438,10 @@ def test_docker_sandbox_serves_on_the_hosts_loopback_and_builds_offline(tmp_path
     """npm start in a container on the host's network (no bridge: the engine has none),
     reached on 127.0.0.1; a build step has no network at all: it cannot reach a server on the
     host's loopback."""
-    import docker
     import threading
     from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    import docker
 
     class Hello(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802

@@ -11,9 +11,15 @@ import shutil
 import pytest
 
 from asuka.deploy import Deployer
-from tests.test_deploy import SANDBOXES, SCRIPTS, TIMEOUTS, fetch, needs_npm, npm_project, \
-    write_files
-
+from tests.test_deploy import (
+    SANDBOXES,
+    SCRIPTS,
+    TIMEOUTS,
+    fetch,
+    needs_npm,
+    npm_project,
+    write_files,
+)
 
 VITE_LIKE_BUILD = """
 const fs = require('fs');

@@ -16,16 +16,25 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from asuka.benchmark.features import materialize
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
-from asuka.loop.experiments import REPEAT_STRIDE, ExperimentError, expand, load_experiment, \
-    parse_experiment
-from asuka.benchmark.features import materialize
-from asuka.report.data import load_run
 from asuka.log.scoring import dag_gap, round_metrics
 from asuka.log.store import RunStore
-from tests.llm_server import ScriptedLLMServer, text, tool_calls
-from tests.llm_server import llm_server  # noqa: F401 - fixture
+from asuka.loop.experiments import (
+    REPEAT_STRIDE,
+    ExperimentError,
+    expand,
+    load_experiment,
+    parse_experiment,
+)
+from asuka.report.data import load_run
+from tests.llm_server import (
+    ScriptedLLMServer,
+    llm_server,  # noqa: F401 - fixture
+    text,
+    tool_calls,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"
@@ -336,8 +345,9 @@ def test_ray_executor_reports_failures_per_cell(tmp_path, mini):
     """A local Ray instance: the JSON hand-over to the worker, a failing cell reported with its
     error while the other finishes, and Ray shut down afterwards."""
     import ray
-    from asuka.loop.sweep import run_sweep
+
     from asuka.log.cellspec import CellSpec
+    from asuka.loop.sweep import run_sweep
 
     good = CellSpec(task="mini-todo", agent_options={"profile": "perfect"}, rounds=1)
     bad = CellSpec(task="mini-todo", agent_options={"profile": "no-such-profile"}, rounds=1)

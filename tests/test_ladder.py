@@ -11,8 +11,13 @@ from typing import Any
 import pytest
 
 from asuka.schema import CheckStep, EvalTask, Locator
-from asuka.uiagents.relax import (labelled_value, regex_literal, relax_locator, same_words,
-                                 text_pattern)
+from asuka.uiagents.relax import (
+    labelled_value,
+    regex_literal,
+    relax_locator,
+    same_words,
+    text_pattern,
+)
 from asuka.uiagents.scripted import ScriptedUIAgent
 from asuka.uiagents.seen import user_words
 

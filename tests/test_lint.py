@@ -6,8 +6,8 @@ import copy
 
 from typer.testing import CliRunner
 
-from asuka.cli import app
 from asuka.benchmark.lint import dangling_lookups
+from asuka.cli import app
 from tests.benchkit import TASK, write_bench
 
 PAGE = """<!doctype html><title>Counter</title><h1>Counter</h1>

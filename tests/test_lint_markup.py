@@ -7,10 +7,16 @@ import copy
 import yaml
 from typer.testing import CliRunner
 
+from asuka.benchmark.lint_markup import (
+    eval_names,
+    lint_bench_task,
+    lint_task,
+    selector_names,
+    summary_line,
+    wordy,
+)
 from asuka.benchmark.loading import load_bench
 from asuka.cli import app
-from asuka.benchmark.lint_markup import (eval_names, lint_bench_task, lint_task, selector_names,
-                               summary_line, wordy)
 from asuka.schema import Task
 from tests.benchkit import TASK, write_bench
 

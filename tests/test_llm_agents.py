@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from asuka import codeagents, users
-from asuka.codeagents.base import RoundContext
 from asuka.codeagents.adapters import load_adapters
 from asuka.codeagents.agent_cli import CLICodeAgent
+from asuka.codeagents.base import RoundContext
 from asuka.codeagents.llm import LLMCodeAgent
 from asuka.errors import SetupError
 from asuka.llm import LLMConfigError, LLMError, ModelSpec

@@ -17,8 +17,8 @@ from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.sim import failing_tasks
 from asuka.deploy import Deployer
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import run_cell
 from asuka.log.store import RunStore
+from asuka.loop.cell import run_cell
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_tasks
+from asuka.benchmark.proof import proof_state, proven_with_ladder, write_proof
 from asuka.cli import app
 from asuka.deploy import Deployer
 from asuka.proving.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
-from asuka.benchmark.proof import proof_state, proven_with_ladder, write_proof
 from asuka.uiagents import get as get_ui_agent
 
 MINI = Path(__file__).resolve().parent / "fixtures" / "bench"

@@ -16,14 +16,17 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_bench
 from asuka.cli import app
-from asuka.pairwise import NO_JUDGE, combine
 from asuka.log.contracts import score_round
 from asuka.log.provenance import task_definition
 from asuka.log.store import RunStore
+from asuka.pairwise import NO_JUDGE, combine
 from asuka.report.summary import summarize
 from tests.benchkit import TASK, write_bench
-from tests.llm_server import json_reply, text
-from tests.llm_server import llm_server  # noqa: F401 - fixture
+from tests.llm_server import (
+    json_reply,
+    llm_server,  # noqa: F401 - fixture
+    text,
+)
 
 runner = CliRunner()
 REFERENCE = """<!doctype html><html><head><title>Counter</title></head>

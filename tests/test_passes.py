@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_bench
 from asuka.cli import app
-from asuka.protocol.passes import _combine, majority_status, pass_statistics
 from asuka.log.scoring import Shape
 from asuka.log.store import RunStore
+from asuka.protocol.passes import _combine, majority_status, pass_statistics
 from asuka.report.summary import summarize
 from asuka.schema import EvalTask, EvalTaskResult, Verdict
 from tests.benchkit import TASK, write_bench

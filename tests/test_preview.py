@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from asuka.proving import preview
 from asuka.benchmark.loading import load_bench
 from asuka.cli import app
+from asuka.proving import preview
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"

@@ -11,11 +11,27 @@ from pathlib import Path
 
 import pytest
 
-from asuka.probes import ProbeContext, ProbeTarget, cap, classify, clean, compose_feedback, \
-    parse_checks, registry, render_observations, route
 from asuka.log.fixes import fix_rate, fixes, recovery
-from asuka.schema import EvalTask, EvalTaskResult, ProbeObservation, ProbeReport, \
-    RoundEvaluation, Verdict
+from asuka.probes import (
+    ProbeContext,
+    ProbeTarget,
+    cap,
+    classify,
+    clean,
+    compose_feedback,
+    parse_checks,
+    registry,
+    render_observations,
+    route,
+)
+from asuka.schema import (
+    EvalTask,
+    EvalTaskResult,
+    ProbeObservation,
+    ProbeReport,
+    RoundEvaluation,
+    Verdict,
+)
 from tests.llm_server import llm_server  # noqa: F401 - fixture
 
 
@@ -227,8 +243,8 @@ async def test_llm_probe_scripts_run_sandboxed_and_reach_the_agent(tmp_path, llm
     from asuka.benchmark.loading import load_tasks
     from asuka.deploy import Deployer
     from asuka.log.cellspec import CellSpec
-    from asuka.loop.cell import run_cell
     from asuka.log.store import RunStore
+    from asuka.loop.cell import run_cell
     from tests.llm_server import text, tool_calls
 
     bench = Path(__file__).parent / "fixtures" / "bench"

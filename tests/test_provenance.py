@@ -12,10 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_tasks
-from asuka.cli import app
 from asuka.benchmark.proof import fingerprint
-from asuka.log.provenance import PARTS, REDACTED, cell_provenance, changed_parts, \
-    task_definition
+from asuka.cli import app
+from asuka.log.provenance import PARTS, REDACTED, cell_provenance, changed_parts, task_definition
 from asuka.log.store import RunStore, write_json
 from tests.test_aggregation import ALL, cell_spec, copy_bench, evaluation, record_cell
 

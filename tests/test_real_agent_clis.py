@@ -23,8 +23,8 @@ from asuka.codeagents.install import install_error, installed_binary
 from asuka.deploy import Deployer, bwrap_usable
 from asuka.deploy.docker_sandbox import docker_available
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import run_cell
 from asuka.log.store import RunStore
+from asuka.loop.cell import run_cell
 from tests.llm_server import Recorded, Reply, ScriptedLLMServer, text, tool_calls
 from tests.test_agent_sandbox import CANARY, SENTINELS, plant_other_cell, sentinel_bench  # noqa: F401
 

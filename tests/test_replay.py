@@ -13,8 +13,8 @@ from asuka.benchmark.loading import load_tasks
 from asuka.codeagents.replay import ReplayError
 from asuka.deploy import Deployer
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import run_cell
 from asuka.log.store import RunStore
+from asuka.loop.cell import run_cell
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "fixtures" / "bench"

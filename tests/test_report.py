@@ -19,15 +19,22 @@ from typer.testing import CliRunner
 from asuka.benchmark.loading import load_tasks
 from asuka.cli import app
 from asuka.dag import CriterionDag, apply_gating, feedback_view
+from asuka.log.scoring import (
+    Shape,
+    by_type,
+    dag_gap,
+    mean_ci,
+    passed_tasks,
+    round_metrics,
+    status_counts,
+)
+from asuka.log.store import VERDICTS_FILE, RunStore, read_json
 from asuka.report import build_report
 from asuka.report.data import load_run
 from asuka.report.export import COLUMNS
 from asuka.report.html import workspace_diff
 from asuka.report.svg import COLORS, dag_svg
 from asuka.schema import DagSpec, Task
-from asuka.log.scoring import Shape, by_type, dag_gap, mean_ci, passed_tasks, round_metrics, \
-    status_counts
-from asuka.log.store import VERDICTS_FILE, RunStore, read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "bench"
@@ -414,8 +421,8 @@ def test_html_viewer_shows_the_record_audit(run_dir, tmp_path):
 def test_numbers_are_rounded_to_what_they_can_mean():
     """A jury's points once read '44.1266 ±1.48041': rates get one decimal of a percent, other
     numbers one decimal from 1 up and three significant digits below, whole numbers none."""
-    from asuka.report.render import fmt
     from asuka.log.scoring import Estimate
+    from asuka.report.render import fmt
 
     assert fmt(Estimate(44.1266, 44.1266 - 1.48041, 44.1266 + 1.48041, 5), pct=False) \
         == "44.1 ±1.5"

@@ -6,9 +6,18 @@ import math
 
 import pytest
 
+from asuka.log.scoring import (
+    Shape,
+    by_type,
+    dag_gap,
+    fix_rate,
+    mean_ci,
+    round_metrics,
+    status_counts,
+    weighted_criteria_pass_rate,
+    weighted_task_pass_rate,
+)
 from asuka.schema import EvalTaskResult, Task, Verdict
-from asuka.log.scoring import (Shape, by_type, dag_gap, fix_rate, mean_ci, round_metrics,
-                           status_counts, weighted_criteria_pass_rate, weighted_task_pass_rate)
 
 # A: weight 2, two criteria; B: weight 3, one; C: weight 5, two. Σw = 10.
 TASK = Task.model_validate({

@@ -10,10 +10,16 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.cli import app
+from asuka.log.store import (
+    DONE_FILE,
+    FORMAT_VERSION,
+    RUN_FILE,
+    CellRecorder,
+    RunStore,
+    StoreFormatError,
+)
 from asuka.records import AgentRoundResult, RoundRecord
 from asuka.schema import RoundEvaluation
-from asuka.log.store import DONE_FILE, FORMAT_VERSION, RUN_FILE, CellRecorder, RunStore, \
-    StoreFormatError
 
 
 def _record(r: int) -> RoundRecord:

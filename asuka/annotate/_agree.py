@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from asuka.annotate._store import LabelStore
-from asuka.log.agreement import accuracy, cohen_kappa, gwet_ac1, label_scores, \
-    percent_agreement
+from asuka.log.agreement import accuracy, cohen_kappa, gwet_ac1, label_scores, percent_agreement
 from asuka.log.store import RunStore
 
 JUDGED = {"pass": "pass", "fail": "fail", "not_found": "fail"}

@@ -4,8 +4,16 @@ model from the validator's problems; optionally a reference app, checks and the 
 the task out of draft."""
 
 from asuka.author._models import STAGES
-from asuka.author._pipeline import AUTHORING_DIR, ORDER, PROOF_STAGES, Author, Authored, \
-    AuthoringError, validate, write_task
+from asuka.author._pipeline import (
+    AUTHORING_DIR,
+    ORDER,
+    PROOF_STAGES,
+    Author,
+    Authored,
+    AuthoringError,
+    validate,
+    write_task,
+)
 
 __all__ = ["AUTHORING_DIR", "ORDER", "PROOF_STAGES", "STAGES", "Author", "Authored",
            "AuthoringError", "validate", "write_task"]

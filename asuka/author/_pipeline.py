@@ -20,11 +20,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from asuka.author import _prove
-from asuka.author._models import STAGES, ChecksOut, DagOut, EvalTaskOut, EvaluationOut, \
-    QueryOut
+from asuka.author._models import STAGES, ChecksOut, DagOut, EvalTaskOut, EvaluationOut, QueryOut
 from asuka.benchmark.loading import QUERIES_FILE
-from asuka.vocabulary import check_variant
 from asuka.llm import LLMClient, LLMResponseError
+from asuka.vocabulary import check_variant
 
 PROMPTS = Path(__file__).parent / "stages"
 ORDER = ("prd", "query", "data", "evaluation", "dag")

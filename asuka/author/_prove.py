@@ -78,8 +78,8 @@ async def prove(bench_task: BenchTask, ui_options: dict | None = None, concurren
                 log: Callable[[str], None] | None = None) -> tuple[bool, list[str], Any]:
     """``validate --mutants`` on the task: (proven, the failing mutant runs' problems, the
     report). A passing complete run writes the proof."""
-    from asuka.proving.mutants import check_tasks
     from asuka.benchmark.proof import write_proof
+    from asuka.proving.mutants import check_tasks
 
     (report,) = await check_tasks([bench_task], concurrency=concurrency,
                                   ui_options=ui_options, log=log)

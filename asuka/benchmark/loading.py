@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from asuka.dag import CriterionDag, CycleError
 from asuka.benchmark.features import MarkerError, features_in
 from asuka.benchmark.lint import dangling_lookups
+from asuka.dag import CriterionDag, CycleError
 from asuka.schema import BenchTask, DagSpec, Task
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import typer
 
-from asuka.cli import eval as eval_commands
 from asuka.cli import annotate, author, experiments, imports, run, tasks
+from asuka.cli import eval as eval_commands
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Asuka: closed-loop, multi-round benchmark of code agents on web apps.")

@@ -81,12 +81,12 @@ def register(app: typer.Typer) -> None:
 
         from asuka.benchmark.loading import default_bench_dir, load_bench
         from asuka.cli._common import parse_opts
+        from asuka.cli.experiments import before_running
         from asuka.deploy import Deployer, ExternalDeployer
         from asuka.log.cellspec import CellSpec
-        from asuka.loop.cell import run_cell
-        from asuka.cli.experiments import before_running
-        from asuka.loop.runner import save_run_config
         from asuka.log.store import RunStore
+        from asuka.loop.cell import run_cell
+        from asuka.loop.runner import save_run_config
 
         if (app_dir is None) == (url is None):
             raise typer.BadParameter("give the app's DIR or --url (one of them)")

@@ -11,12 +11,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-    TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from asuka.cli._common import ReuseOpt
 from asuka.log.cellspec import CellSpec
 from asuka.log.store import RunStore
-from asuka.cli._common import ReuseOpt
 
 console = Console()
 err = Console(stderr=True)
@@ -87,11 +86,11 @@ def sweep(
 ) -> None:
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.benchmark.loading import load_bench
-    from asuka.loop.experiments import ExperimentError, expand, load_experiment
     from asuka.loop.cell import with_unsandboxed_agents
+    from asuka.loop.experiments import ExperimentError, expand, load_experiment
     from asuka.loop.progress import CellProgress
-    from asuka.loop.sweep import run_sweep
     from asuka.loop.runner import new_run_id, save_run_config, table1
+    from asuka.loop.sweep import run_sweep
 
     if executor not in ("local", "ray"):
         raise typer.BadParameter(f"unknown executor {executor!r}; known: local, ray",

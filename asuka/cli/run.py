@@ -79,13 +79,13 @@ def run(
 ) -> None:
     """Run the closed loop. With no arguments: the main job, offline (the main subset's tasks x
     2 sim profiles x 3 rounds x T=0.5; --all for every task), then a Table-1-style summary."""
+    from asuka.cli.experiments import before_running
+    from asuka.log.store import SUMMARY_FILE, RunStore
     from asuka.loop.cell import with_unsandboxed_agents
     from asuka.loop.experiments import ExperimentError, expand, parse_experiment
-    from asuka.cli.experiments import before_running
     from asuka.loop.progress import CellProgress
     from asuka.loop.runner import new_run_id, save_run_config, table1
     from asuka.loop.sweep import run_sweep
-    from asuka.log.store import SUMMARY_FILE, RunStore
 
     if rounds is None:
         rounds = 2 if mode == "sequential" else 3

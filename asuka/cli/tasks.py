@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from asuka.benchmark.loading import load_bench
-from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts, pct
 from asuka.benchmark.stats import JOYFRONT_CAPABILITIES, PAPER, bench_stats
+from asuka.cli._common import BenchOpt, bench_dir, console, err, parse_opts, pct
 
 
 def validate(
@@ -44,7 +44,6 @@ def validate(
     tasks, problems = load_bench(root, ids, drafts=drafts or not mutants)
     if not ids:
         from asuka.benchmark.subsets import check_subsets, load_subsets
-
         from asuka.evaluators import load_evaluators
 
         subsets, subset_problems = load_subsets(root)
@@ -82,8 +81,8 @@ def validate(
         err.print(f"[red]{len(warnings)} markup problem(s)[/red] (--strict-markup)")
         raise typer.Exit(1)
     if mutants:
-        from asuka.proving.mutants import check_mutants_cli
         from asuka.benchmark.proof import proof_state
+        from asuka.proving.mutants import check_mutants_cli
 
         if skip_proven:
             proven = [t.id for t in tasks if proof_state(t) == "proven"]
@@ -185,11 +184,11 @@ def stats(
 
 
 def _per_task_table(tasks: list) -> Table:
-    from asuka.dag import CriterionDag
+    from rich import box
+
     from asuka.benchmark.proof import proof_state
     from asuka.benchmark.stats import difficulty
-
-    from rich import box
+    from asuka.dag import CriterionDag
 
     table = Table(title="Tasks", box=box.SIMPLE_HEAD, pad_edge=False)
     for col, right in (("task", False), ("category", False), ("status", False),

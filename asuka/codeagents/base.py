@@ -7,8 +7,8 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asuka.schema import BenchTask
 from asuka.records import AgentRoundResult
+from asuka.schema import BenchTask
 from asuka.vocabulary import Start
 
 

@@ -12,10 +12,10 @@ import shutil
 import time
 from pathlib import Path
 
+from asuka.benchmark.features import copy_data
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.errors import SetupError
-from asuka.benchmark.features import copy_data
 
 IGNORED = shutil.ignore_patterns("node_modules", ".git")
 

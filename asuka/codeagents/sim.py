@@ -26,9 +26,9 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, Field
 
+from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.codeagents import registry
 from asuka.codeagents.base import AgentRoundResult, RoundContext
-from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.schema import Task
 
 PROFILE_DIR = Path(__file__).parent / "profiles"

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from asuka.deploy import detect
 from asuka.deploy import project as project_mod
-from asuka.deploy.project import ProjectSetupError
-from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
 from asuka.deploy.health import PROBE_INTERVAL, probe_http, wait_http
+from asuka.deploy.models import DeployKind, DeployResult, DeployTimeouts
 from asuka.deploy.ports import HOST, PortAllocator, default_allocator
 from asuka.deploy.procs import LogBuffer, tail_lines
+from asuka.deploy.project import ProjectSetupError
 from asuka.deploy.sandbox import Sandbox, SandboxProcess, build_child_env, get_sandbox
 from asuka.deploy.static import StaticServer
 from asuka.schema import ServeSpec

@@ -27,8 +27,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from asuka.deploy.forward import TcpToUnixForwarder, UnixToTcpForwarder, retarget_relay, \
-    write_reach, write_relay
+from asuka.deploy.forward import (
+    TcpToUnixForwarder,
+    UnixToTcpForwarder,
+    retarget_relay,
+    write_reach,
+    write_relay,
+)
 from asuka.deploy.procs import LogBuffer, descendants, kill_tree, listening_ports, start_process
 from asuka.redaction import is_secret_name
 from asuka.registry import Registry

@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import networkx as nx
-from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo,
-                      field_validator, model_validator)
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from asuka.benchmark.loading import Problem, _line_of, _pydantic_problems, _read_yaml
 

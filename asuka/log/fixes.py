@@ -21,7 +21,7 @@ FAILED = ("fail", "not_found")
 
 def executed_statuses(evaluation: RoundEvaluation) -> dict[str, str]:
     """criterion id -> verdict status, over the evaluation tasks executed to a verdict."""
-    out = {}
+    out: dict[str, str] = {}
     for res in feedback_view(evaluation).values():
         if res.status in ("passed", "failed"):
             out.update({v.criterion_id: v.status for v in res.verdicts})

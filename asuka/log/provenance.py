@@ -154,7 +154,7 @@ def redact(value: Any) -> Any:
     return value
 
 
-def cell_provenance(bt: BenchTask, spec: Mapping[str, Any]) -> dict:
+def cell_provenance(bt: BenchTask, spec: Mapping[str, Any]) -> dict[str, Any]:
     """The provenance record of one cell: ``spec`` is the cell's settings (CellSpec dump)."""
     parts = part_hashes(bt)
     return {"task_fingerprint": _combined(parts), "parts": parts,
@@ -203,7 +203,7 @@ class ProvenanceCheck:
         return [f"provenance unknown for {len(self.unknown)} cell(s) recorded before Asuka "
                 "kept task fingerprints; their tasks cannot be checked for changes"]
 
-    def as_record(self) -> dict:
+    def as_record(self) -> dict[str, Any]:
         return {"changed_tasks": dict(sorted(self.changed.items())),
                 "missing_tasks": list(self.missing),
                 "why_missing": dict(self.why_missing),

@@ -116,7 +116,8 @@ def _accumulate(sets: Sequence[set[str]], view: View) -> list[set[str]]:
         return [set(s) for s in sets]
     if view != "cumulative":
         raise ValueError(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
-    out, acc = [], set()
+    out: list[set[str]] = []
+    acc: set[str] = set()
     for s in sets:
         acc = acc | s
         out.append(set(acc))

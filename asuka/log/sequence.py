@@ -9,6 +9,7 @@ its round records (each carrying its step: the evaluation task and the attempt):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from asuka.dag import feedback_view
 from asuka.records import RoundRecord
@@ -21,7 +22,7 @@ def step_passed(rec: RoundRecord) -> bool:
         r.status == "passed" for r in view.values())
 
 
-def sequence_metrics(history: Sequence[RoundRecord], n_tasks: int) -> dict:
+def sequence_metrics(history: Sequence[RoundRecord], n_tasks: int) -> dict[str, Any]:
     passed_on: dict[str, int] = {}
     failed_first: set[str] = set()
     retried: set[str] = set()

@@ -28,12 +28,15 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from asuka.dag import feedback_view
+from asuka.log.scoring import (
+    Shape,
+    passed_criteria,
+    passed_tasks,
+    weighted_criteria_pass_rate,
+    weighted_task_pass_rate,
+)
 from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
-from asuka.log.scoring import (
-    Shape, passed_criteria, passed_tasks, weighted_criteria_pass_rate, weighted_task_pass_rate
-)
-
 
 # Every file name of the run directory, in one place (nothing outside this module spells one).
 RUN_FILE = "run.json"
@@ -96,7 +99,7 @@ class CellRecorder(Protocol):
     ``completed_rounds`` (rounds whose record is complete; a partial one is set aside) and
     ``is_finished`` (the final record exists)."""
 
-    def start_cell(self, cell_id: str, spec: dict) -> None:
+    def start_cell(self, cell_id: str, spec: dict[str, Any]) -> None:
         """Record the cell's settings; refuse other settings under the same id."""
         ...
 
@@ -115,7 +118,7 @@ class CellRecorder(Protocol):
     def fail_cell(self, cell_id: str, reason: str, kind: str = "setup",
                   round: int | None = None) -> None: ...
 
-    def finish_cell(self, cell_id: str, result: dict) -> None: ...
+    def finish_cell(self, cell_id: str, result: dict[str, Any]) -> None: ...
 
     def is_finished(self, cell_id: str) -> bool: ...
 
@@ -141,7 +144,7 @@ class RunStore:
     def is_run_dir(path: Path) -> bool:
         return Path(path).is_dir() and any(Path(path).glob(f"*/{CELL_FILE}"))
 
-    def run_config(self) -> dict:
+    def run_config(self) -> dict[str, Any]:
         """run.json ({} before it is written); another format than this version's is refused
         (a run without a version predates versioning and reads as version 1)."""
         p = self.root / RUN_FILE
@@ -152,7 +155,7 @@ class RunStore:
         if version > FORMAT_VERSION:
             raise StoreFormatError(f"{p}: run directory format {version}, but this Asuka reads "
                                    f"up to {FORMAT_VERSION}; upgrade Asuka to read it")
-        return cfg
+        return dict(cfg)
 
     @property
     def reuses_evaluations(self) -> bool:
@@ -161,30 +164,30 @@ class RunStore:
         ``reuse_evaluations``, default yes)."""
         return bool(self.run_config().get("reuse_evaluations", True))
 
-    def write_run_config(self, config: dict) -> None:
+    def write_run_config(self, config: dict[str, Any]) -> None:
         """run.json, once: a resumed run keeps what it started with."""
         p = self.root / RUN_FILE
         if not p.exists():
             write_json(p, {"format_version": FORMAT_VERSION, **config})
 
-    def write_summary(self, summary: dict) -> Path:
+    def write_summary(self, summary: dict[str, Any]) -> Path:
         write_json(self.root / SUMMARY_FILE, summary)
         return self.root / SUMMARY_FILE
 
     def summary_path(self) -> Path:
         return self.root / SUMMARY_FILE
 
-    def write_experiment(self, experiment: dict) -> None:
+    def write_experiment(self, experiment: dict[str, Any]) -> None:
         """experiment.json, once: the grid a sweep expanded."""
         p = self.root / EXPERIMENT_FILE
         if not p.exists():
             write_json(p, experiment)
 
-    def reeval_marker(self) -> dict | None:
+    def reeval_marker(self) -> dict[str, Any] | None:
         p = self.root / REEVAL_FILE
         return read_json(p) if p.exists() else None
 
-    def write_reeval_marker(self, marker: dict) -> None:
+    def write_reeval_marker(self, marker: dict[str, Any]) -> None:
         write_json(self.root / REEVAL_FILE, marker)
 
     # ---------------------------------------------------------------- cells
@@ -195,7 +198,7 @@ class RunStore:
     def round_dir(self, cell_id: str, r: int) -> Path:
         return self.cell_dir(cell_id) / f"round-{r}"
 
-    def start_cell(self, cell_id: str, spec: dict) -> None:
+    def start_cell(self, cell_id: str, spec: dict[str, Any]) -> None:
         d = self.cell_dir(cell_id)
         d.mkdir(parents=True, exist_ok=True)
         existing = d / CELL_FILE
@@ -208,7 +211,7 @@ class RunStore:
                        "on conflict(cell_id) do nothing",
                        (cell_id, json.dumps(spec, sort_keys=True), "running", time.time()))
 
-    def cell_spec(self, cell_id: str) -> dict | None:
+    def cell_spec(self, cell_id: str) -> dict[str, Any] | None:
         """The cell's recorded settings (cell.json), None before it started."""
         p = self.cell_dir(cell_id) / CELL_FILE
         return read_json(p) if p.exists() else None
@@ -228,7 +231,7 @@ class RunStore:
             db.execute("update cells set status=?, updated_at=? where cell_id=?",
                        ("failed", time.time(), cell_id))
 
-    def cell_failure(self, cell_id: str) -> dict | None:
+    def cell_failure(self, cell_id: str) -> dict[str, Any] | None:
         """The failure record of a cell that could not be run (None if it ran or runs)."""
         if self.is_finished(cell_id):
             return None
@@ -244,13 +247,13 @@ class RunStore:
                 n += 1
             p.rename(p.with_name(f"{FAILED_FILE}.{n}"))
 
-    def finish_cell(self, cell_id: str, result: dict) -> None:
+    def finish_cell(self, cell_id: str, result: dict[str, Any]) -> None:
         write_json(self.cell_dir(cell_id) / RESULT_FILE, result)
         with closing(self._db()) as db:
             db.execute("update cells set status=?, updated_at=? where cell_id=?",
                        ("done", time.time(), cell_id))
 
-    def cell_result(self, cell_id: str) -> dict | None:
+    def cell_result(self, cell_id: str) -> dict[str, Any] | None:
         p = self.cell_dir(cell_id) / RESULT_FILE
         return read_json(p) if p.exists() else None
 

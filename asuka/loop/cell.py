@@ -28,25 +28,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from asuka import codeagents, probes, uiagents, users
+from asuka.benchmark.features import seed_workspace
+from asuka.benchmark.proof import fingerprint
 from asuka.codeagents.base import AgentRoundResult, RoundContext
 from asuka.dag import feedback_view
 from asuka.deploy import Deployer
 from asuka.errors import SetupError, preflight
 from asuka.evaluators import EVALUATORS_OPTION, default_jury
-from asuka.pairwise import OPTION as PAIRWISE_OPTION, make_judge
-from asuka.probes import ProbeSettings, compose_feedback
-from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
-from asuka.benchmark.features import seed_workspace
-from asuka.benchmark.proof import fingerprint
-from asuka.log.provenance import asuka_version, cell_provenance, changed_parts
-from asuka.schema import BenchTask, RoundEvaluation
-from asuka.users.base import FeedbackResult
 from asuka.log.cellspec import CellSpec
+from asuka.log.provenance import asuka_version, cell_provenance, changed_parts
 from asuka.log.scoring import Shape
 from asuka.log.store import WORKSPACE_DIR, RoundRecord, RunStore
-
+from asuka.pairwise import OPTION as PAIRWISE_OPTION
+from asuka.pairwise import make_judge
+from asuka.probes import ProbeSettings, compose_feedback
+from asuka.protocol.evaluate import EvalOutcome, EvalSettings, artifact_hash, evaluate_workspace
+from asuka.schema import BenchTask, RoundEvaluation
+from asuka.users.base import FeedbackResult
 
 # probe_options of the stage itself (the rest build the probe backend)
 STAGE_OPTIONS = ("top_k", "self_fix_threshold", "window")

@@ -16,18 +16,26 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, \
-    ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from asuka.benchmark.loading import Problem
 from asuka.benchmark.loading import (  # the benchmark validator's error locations
-    _field as bench_field
+    _field as bench_field,
 )
 from asuka.benchmark.loading import _line_of as _line
 from asuka.log.cellspec import CellSpec
 from asuka.schema import CATEGORIES, BenchTask, Category
 from asuka.vocabulary import Feedback, Mode, Protocol, Routing, Start, Verbosity
-
 
 
 def _budget(r: int) -> int:

@@ -26,18 +26,18 @@ from pathlib import Path
 
 from asuka import uiagents
 from asuka.dag import feedback_view
-from asuka.protocol.dag import PROTOCOLS
 from asuka.deploy import Deployer
-from asuka.loop.executor import run_pool
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import evaluate_round, split_ui_options
 from asuka.log.contracts import DEFAULT_TAU
 from asuka.log.provenance import cell_provenance, changed_parts, enforce
-from asuka.report.data import bench_of, tasks_of_run
-from asuka.schema import BenchTask
 from asuka.log.scoring import Shape
 from asuka.log.store import RoundRecord, RunStore
+from asuka.loop.cell import evaluate_round, split_ui_options
+from asuka.loop.executor import run_pool
+from asuka.protocol.dag import PROTOCOLS
+from asuka.report.data import bench_of, tasks_of_run
 from asuka.report.summary import summarize
+from asuka.schema import BenchTask
 
 OnEvent = Callable[[str, int, str], None]  # (cell_id, round, phase)
 

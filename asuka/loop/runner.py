@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import CellFailed, build_backends
 from asuka.log.contracts import DEFAULT_TAU
 from asuka.log.store import RunStore
+from asuka.loop.cell import CellFailed, build_backends
 from asuka.report.summary import summary_view
 
 

@@ -8,12 +8,12 @@ import asyncio
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from asuka.loop.executor import run_pool
 from asuka.log.cellspec import CellSpec
-from asuka.loop.cell import run_cell
-from asuka.schema import BenchTask
 from asuka.log.store import RunStore
+from asuka.loop.cell import run_cell
+from asuka.loop.executor import run_pool
 from asuka.report.summary import summarize
+from asuka.schema import BenchTask
 
 OnRound = Callable[[str, int, str], None]            # (cell_id, round, phase)
 OnDone = Callable[[CellSpec, "str | None"], None]    # (cell, error or None)

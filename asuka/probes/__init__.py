@@ -11,9 +11,15 @@ reads is the cell's ``feedback`` condition (none, failures, failures+probes, pro
 
 from asuka.probes._base import ProbeContext, ProbeFindings, Prober, ProbeTarget, registry
 from asuka.probes._classify import PROBED_CLASSES, classify
+from asuka.probes._stage import (
+    ProbeSettings,
+    compose_feedback,
+    render_observations,
+    route,
+    run_probes,
+    targets,
+)
 from asuka.sanitize import cap, clean, parse_checks
-from asuka.probes._stage import ProbeSettings, compose_feedback, render_observations, route, \
-    run_probes, targets
 
 __all__ = ["PROBED_CLASSES", "ProbeContext", "ProbeFindings", "ProbeSettings", "ProbeTarget",
            "Prober", "cap", "classify", "clean", "compose_feedback", "parse_checks", "registry",

@@ -14,10 +14,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from asuka.benchmark.loading import templates_dir
-from asuka.probes._base import ProbeContext, ProbeTarget, Prober
+from asuka.log.fixes import fix_rate
+from asuka.probes._base import ProbeContext, Prober, ProbeTarget
 from asuka.probes._classify import PROBED_CLASSES, classify
 from asuka.sanitize import cap
-from asuka.log.fixes import fix_rate
 from asuka.schema import BenchTask, ProbeReport, RoundEvaluation
 from asuka.users.base import failures_for_feedback
 

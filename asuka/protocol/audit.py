@@ -72,11 +72,11 @@ def audit_result(eval_task: EvalTask, result: EvalTaskResult
     if result.status == "skipped":
         return list(first.values()), findings
     for c in eval_task.criteria:
-        v = first.get(c.id)
-        if v is None:
+        found = first.get(c.id)
+        if found is None:
             findings.append(AuditFinding(criterion_id=c.id, defect="missing",
                                          detail="the UI agent returned no verdict"))
-        elif (why := verdict_defect(eval_task, result, v)) is not None:
+        elif (why := verdict_defect(eval_task, result, found)) is not None:
             findings.append(AuditFinding(criterion_id=c.id, defect="evidence", detail=why))
     return [first[c.id] for c in eval_task.criteria if c.id in first], findings
 

@@ -9,26 +9,27 @@ import asyncio
 import hashlib
 import os
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping, Sequence
 
+from asuka.dag import CriterionDag, apply_gating
+from asuka.deploy import Deployer, DeployResult
 from asuka.evaluators import inspect_sources, run_jury
 from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
-from asuka.protocol.passes import majority
-from asuka.dag import CriterionDag, apply_gating
 from asuka.protocol.dag import run_protocol
-from asuka.deploy import Deployer, DeployResult
+from asuka.protocol.passes import majority
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.usage import Usage
+from asuka.vocabulary import Protocol
 
 
 @dataclass
 class EvalSettings:
-    protocol: str = "dag"
+    protocol: Protocol = "dag"
     threshold: float = 0.5
     concurrency: int = 3
     max_retry: int = 3
@@ -113,7 +114,7 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
     session = await ui_agent.open(base_url, evidence_dir=evidence_dir, data_dir=data_dir,
                                   artifact=artifact)
     for s in (session, getattr(session, "scripted", None)):
-        if source is not None and hasattr(s, "source"):
+        if source is not None and s is not None and hasattr(s, "source"):
             s.source = source
     try:
         probe = getattr(session, "operability", None)  # UI agents with a browser of their own

@@ -17,6 +17,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from asuka.log.contracts import flip_rate
 from asuka.log.scoring import Shape, weighted_criteria_pass_rate
@@ -69,7 +70,7 @@ def majority(evaluator: Evaluator, passes: int) -> Evaluator:
     return run
 
 
-def pass_statistics(shape: Shape, results: Mapping[str, EvalTaskResult]) -> dict | None:
+def pass_statistics(shape: Shape, results: Mapping[str, EvalTaskResult]) -> dict[str, Any] | None:
     """What repeated passes say about the evaluator on one round (None: a single pass)."""
     per_task = [r.passes for r in results.values() if r.passes]
     if not per_task:
@@ -95,7 +96,7 @@ def pass_statistics(shape: Shape, results: Mapping[str, EvalTaskResult]) -> dict
             "single": rates[0], "majority": weighted_criteria_pass_rate(shape, majority_passed)}
 
 
-def jury_pass_statistics(jury: Mapping[str, EvaluatorResult]) -> dict[str, dict]:
+def jury_pass_statistics(jury: Mapping[str, EvaluatorResult]) -> dict[str, dict[str, Any]]:
     """The same for the jury's model-based evaluators judged more than once (``--eval-passes``;
     their criteria carry each pass's verdict): per evaluator, the share of criteria whose
     passes disagree, the flip rate over pass pairs (not-applicable counts as not passed), the

@@ -180,9 +180,9 @@ async def evaluate_entry(bt: BenchTask, entry: Path, ui_options: dict | None = N
     import tempfile
 
     from asuka import uiagents
+    from asuka.benchmark.features import copy_data
     from asuka.deploy import Deployer
     from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
-    from asuka.benchmark.features import copy_data
 
     with tempfile.TemporaryDirectory(prefix="asuka-corpus-") as tmp:
         ws = Path(tmp) / "workspace"

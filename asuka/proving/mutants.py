@@ -24,15 +24,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import Progress
 
-from asuka.deploy import Deployer
-from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
 from asuka.benchmark.features import FeatureState, features_in, prepare_workspace
 from asuka.benchmark.proof import write_proof
+from asuka.deploy import Deployer
+from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
 from asuka.uiagents.scripted import NOT_RUN_AFTER_FAILURE
-
 
 # More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
 # correct reference because the machine was busy; only failing checks pay the extra wait.

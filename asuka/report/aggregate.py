@@ -12,23 +12,35 @@ rate by evaluation-task type and, for protocol ``full``, the ungated rate and th
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from asuka.evaluators import jury_score
+from asuka.log.contracts import DEFAULT_TAU
+from asuka.log.fixes import fix_rate, recovery
+from asuka.log.scoring import (
+    VIEWS,
+    Estimate,
+    by_type,
+    dag_gap,
+    estimate_json,
+    passed_tasks,
+    round_metrics,
+    status_counts,
+)
+from asuka.log.sequence import sequence_metrics
+from asuka.log.store import RoundRecord
+from asuka.protocol.passes import jury_pass_statistics, pass_statistics
+from asuka.report.contract_stats import (
+    ContractAggregate,
+    contract_aggregate,
+    contract_value,
+    has_contract,
+)
 from asuka.report.data import CellData, Group, RunData, show
 from asuka.schema import TASK_TYPES
-from asuka.log.scoring import VIEWS, Estimate, by_type, dag_gap, estimate_json, passed_tasks, \
-    round_metrics, status_counts
-from asuka.evaluators import jury_score
-from asuka.protocol.passes import jury_pass_statistics, pass_statistics
-from asuka.log.fixes import fix_rate, recovery
-from asuka.log.sequence import sequence_metrics
-from asuka.report.contract_stats import ContractAggregate, contract_aggregate, contract_value, \
-    has_contract
-from asuka.log.contracts import DEFAULT_TAU
-from asuka.log.store import RoundRecord
 from asuka.vocabulary import DECIDED_BY
 
 METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from asuka.protocol.evaluate import artifact_hash
-from asuka.report.data import RunData, load_run
 from asuka.log.agreement import agreement_report, pearson, spearman
 from asuka.log.store import RunStore
+from asuka.protocol.evaluate import artifact_hash
+from asuka.report.data import RunData, load_run
 
 DECIDED = {"pass": "pass", "fail": "fail", "not_found": "fail"}
 

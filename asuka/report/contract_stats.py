@@ -11,11 +11,23 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from asuka.report.data import CellData, Group
-from asuka.log.contracts import FAILURE_KINDS, TAU_SENSITIVITY, RunScores, \
-    capability_scores, contracts_of, failure_kind, flip_rate, mixed_outcomes, operable, \
-    outcomes_of, pass_hat_k, score_run, tau_forces_all
+from asuka.log.contracts import (
+    FAILURE_KINDS,
+    TAU_SENSITIVITY,
+    RunScores,
+    capability_scores,
+    contracts_of,
+    failure_kind,
+    flip_rate,
+    mixed_outcomes,
+    operable,
+    outcomes_of,
+    pass_hat_k,
+    score_run,
+    tau_forces_all,
+)
 from asuka.log.scoring import Estimate, estimate_json
+from asuka.report.data import CellData, Group
 
 HIGH_ATS = 0.9  # JoyFrontBench: the share of unsuccessful runs that still reach 90 % ATS
 

@@ -28,9 +28,9 @@ from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.dag import CriterionDag, apply_gating, feedback_view
 from asuka.log.cellspec import CellSpec
 from asuka.log.provenance import ProvenanceCheck, check_run, enforce
-from asuka.schema import BenchTask
 from asuka.log.scoring import Estimate, Round, RoundMetrics, Shape, mean_ci, round_metrics
 from asuka.log.store import RoundRecord, RunStore
+from asuka.schema import BenchTask
 
 CellState = Literal["finished", "failed", "unfinished", "no-task"]
 

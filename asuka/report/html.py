@@ -18,6 +18,8 @@ from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from asuka.log.scoring import status_counts
+from asuka.log.store import EVIDENCE_DIR, RunStore
 from asuka.report.aggregate import Aggregate, round_errors
 from asuka.report.data import CellData, RunData
 from asuka.report.plots import CAPTIONS
@@ -25,8 +27,6 @@ from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
 from asuka.report.tables import Table
-from asuka.log.scoring import status_counts
-from asuka.log.store import EVIDENCE_DIR, RunStore
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_FILE_BYTES = 400_000

@@ -14,8 +14,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from asuka.report.aggregate import Aggregate, GroupAggregate  # noqa: E402
 from asuka.log.scoring import Estimate  # noqa: E402
+from asuka.report.aggregate import Aggregate, GroupAggregate  # noqa: E402
 
 
 def _name(g: GroupAggregate, varying: list[str]) -> str:

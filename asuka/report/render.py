@@ -10,8 +10,8 @@ import io
 import math
 from typing import Any
 
-from asuka.report.tables import Table
 from asuka.log.scoring import Estimate
+from asuka.report.tables import Table
 
 
 def _num(x: float, pct: bool) -> str:

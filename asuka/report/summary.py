@@ -15,19 +15,31 @@ from collections.abc import Callable, Mapping
 
 from rich import box
 from rich.console import Group
-from rich.text import Text
 from rich.table import Table
+from rich.text import Text
 
-from asuka.log.provenance import check_run
 from asuka.log.contracts import FAILURE_KINDS
-from asuka.report.aggregate import METRICS, aggregate, aggregate_json, round_errors, round_rungs, \
-    round_tokens
-from asuka.report.data import CellData, cell_jsons, display_name, finished_cells, \
-    run_from_store, show
-from asuka.protocol.passes import jury_pass_statistics, pass_statistics
-from asuka.schema import BenchTask
+from asuka.log.provenance import check_run
 from asuka.log.scoring import VIEWS, round_metrics, status_counts
 from asuka.log.store import RunStore
+from asuka.protocol.passes import jury_pass_statistics, pass_statistics
+from asuka.report.aggregate import (
+    METRICS,
+    aggregate,
+    aggregate_json,
+    round_errors,
+    round_rungs,
+    round_tokens,
+)
+from asuka.report.data import (
+    CellData,
+    cell_jsons,
+    display_name,
+    finished_cells,
+    run_from_store,
+    show,
+)
+from asuka.schema import BenchTask
 
 FOOTER_LIST_MAX = 8  # cells named in the console footer before "... and N more"
 

@@ -12,10 +12,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from asuka.log.scoring import Estimate, dag_gap, mean_ci
 from asuka.report.aggregate import Aggregate, GroupAggregate, last_task_rate
 from asuka.report.data import RunData, display_name
 from asuka.schema import TASK_TYPES
-from asuka.log.scoring import Estimate, dag_gap, mean_ci
 
 
 @dataclass

@@ -7,6 +7,7 @@ from typing import Any
 
 from asuka.schema import CheckStep
 from asuka.uiagents.locate import (
+    Miss,
     StepContext,
     StepFailed,
     as_text,
@@ -14,7 +15,6 @@ from asuka.uiagents.locate import (
     collapse,
     cut,
     first_match,
-    Miss,
     matches,
     no_match,
     poll,

@@ -75,8 +75,10 @@ os.environ.setdefault("TIMEOUT_BrowserLaunchEvent", "60")
 import httpx  # noqa: E402
 from browser_use import Agent, Browser, ChatAnthropic, ChatOpenAI  # noqa: E402
 
-from asuka.llm import ModelSpec  # noqa: E402
-from asuka.llm import prices  # noqa: E402
+from asuka.llm import (
+    ModelSpec,  # noqa: E402
+    prices,  # noqa: E402
+)
 from asuka.schema import Criterion, EvalTask, EvalTaskResult, Evidence, Verdict  # noqa: E402
 from asuka.uiagents import registry  # noqa: E402
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
@@ -95,9 +97,14 @@ from asuka.uiagents.browser_use_errors import (  # noqa: E402
 from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
 from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
 from asuka.uiagents.browser_use_tools import RestrictedTools, denial_note  # noqa: E402
+from asuka.uiagents.browser_use_verdict import (
+    NO_VERDICT,
+    RunEnd,
+    RunLimits,
+    decide,
+    execution_trace,  # noqa: E402
+)
 from asuka.uiagents.input_modes import INPUTS  # noqa: E402
-from asuka.uiagents.browser_use_verdict import NO_VERDICT, RunEnd, RunLimits, decide, \
-    execution_trace  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
 
 log = logging.getLogger("asuka.uiagents.browser_use")

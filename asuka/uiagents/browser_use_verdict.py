@@ -32,7 +32,6 @@ from typing import Any
 from asuka.uiagents.browser_use_errors import LLMProbe, cut
 from asuka.uiagents.browser_use_prompt import CriterionVerdict
 
-
 # The judge ended without deciding (steps or time used up, output it could not parse): an
 # ``error`` verdict (the harness's, not the app's), retried by the engine, never feedback. Unlike
 # an endpoint failure it does not stop the task's other criteria.

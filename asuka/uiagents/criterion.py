@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Criterion, Locator, Verdict
+from asuka.uiagents import ladder
 from asuka.uiagents.grounding import (
     OBSERVED_CHARS,
     GroundingBackend,
@@ -48,10 +49,9 @@ from asuka.uiagents.grounding import (
     Wording,
     numeric,
 )
-from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
-from asuka.uiagents import ladder
-from asuka.uiagents.relax import numbers_shown
 from asuka.uiagents.input_modes import StepDenied
+from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
+from asuka.uiagents.relax import numbers_shown
 from asuka.uiagents.seen import user_words
 from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
 from asuka.usage import Usage

@@ -30,8 +30,14 @@ from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Locator, is_regex
 from asuka.uiagents import adapt, downloads, structure
-from asuka.uiagents.locate import (LocatorMiss, StepContext, StepFailed, as_text, build_locator,
-                                   matches)
+from asuka.uiagents.locate import (
+    LocatorMiss,
+    StepContext,
+    StepFailed,
+    as_text,
+    build_locator,
+    matches,
+)
 from asuka.uiagents.relax import (
     Relaxed,
     labelled_value,

@@ -37,9 +37,9 @@ from asuka.benchmark.webbench import (
     read_playwright_config,
     without_comments,
 )
-from asuka.errors import SetupError
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
 from asuka.deploy.project import app_of
+from asuka.errors import SetupError
 from asuka.sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
 from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
 
 from playwright.async_api import Error as PWError
 

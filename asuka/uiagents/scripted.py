@@ -104,9 +104,8 @@ from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
 from asuka.uiagents.browser import launch
 from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.evidence import PageEvidence, quietly
 from asuka.uiagents.input_modes import INPUTS
-from asuka.uiagents.evidence import PageEvidence
-from asuka.uiagents.evidence import quietly
 from asuka.uiagents.operability import probe as probe_operability
 from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter
 from asuka.uiagents.steps import StepContext, brief

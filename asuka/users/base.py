@@ -11,7 +11,6 @@ from asuka.dag import feedback_view  # the gated outcome under `full`
 from asuka.schema import EvalTask, RoundEvaluation, Task, Verdict
 from asuka.usage import Usage
 
-
 # words of a technical reason that a user never says: the check DSL's steps and locator keys,
 # selectors, Playwright's "matching element(s)"
 TECHNICAL = re.compile(

@@ -25,7 +25,6 @@ from asuka.users.base import FeedbackResult
 from asuka.users.template import TemplateUser
 
 
-
 class HumanUser:
     name = "human"
     needs_app = True  # the loop passes the round's workspace, so the person can try the app

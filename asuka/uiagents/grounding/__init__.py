@@ -27,8 +27,14 @@ of a backend, the protocol), ``_backends`` (the registry, ``make``, ``none`` and
 ``_prompt`` (prompts, reply schemas and their validation) and ``_cache`` (the cache).
 """
 
-from asuka.uiagents.grounding._backends import (ROLE, FileGrounding, LLMGrounding, NoGrounding,
-                                                make, registry)
+from asuka.uiagents.grounding._backends import (
+    ROLE,
+    FileGrounding,
+    LLMGrounding,
+    NoGrounding,
+    make,
+    registry,
+)
 from asuka.uiagents.grounding._cache import GroundingCache, cache_key
 from asuka.uiagents.grounding._prompt import (
     GROUND_SYSTEM,

@@ -32,8 +32,16 @@ from asuka.uiagents.grounding._prompt import (
     replan_problems,
     replan_prompt,
 )
-from asuka.uiagents.grounding._types import (Answer, GroundingBackend, GroundingFailed, Judgement,
-                                             Miss, Replan, Replanned, Wording)
+from asuka.uiagents.grounding._types import (
+    Answer,
+    GroundingBackend,
+    GroundingFailed,
+    Judgement,
+    Miss,
+    Replan,
+    Replanned,
+    Wording,
+)
 from asuka.usage import Usage
 
 ROLE = "ui-agent"
