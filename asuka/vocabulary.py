@@ -66,7 +66,7 @@ VERBOSITIES: tuple[str, ...] = get_args(Verbosity)
 # one criterion's verdict, and one evaluation task's status (asuka.schema)
 CriterionStatus = Literal["pass", "fail", "not_found", "unverifiable", "error"]
 TaskStatus = Literal["passed", "failed", "skipped", "error"]
-# which rung of the resolution ladder decided a verdict (asuka.uiagents.ladder, .criterion):
+# which rung of the resolution ladder decided a verdict (asuka.uiagents.scripted.ladder, .criterion):
 # the check as written, relaxed locators or wording, an intent adapted to the app's widget, a
 # locator grounded by a model, the check re-planned by a model, an LLM judge
 DecidedBy = Literal["scripted", "relaxed", "adapted", "grounded", "replanned", "llm"]

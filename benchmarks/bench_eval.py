@@ -39,7 +39,7 @@ from asuka.deploy import Deployer  # noqa: E402
 from asuka.protocol.dag import run_protocol
 from asuka.schema import EvalTask, Locator, to_pattern  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
-from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
+from asuka.uiagents.browsing.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
 
 ASSERT_MS = 1500
 ACTION_MS = 3000  # the scripted agent's action timeout

@@ -29,7 +29,7 @@ from asuka.benchmark.loading import load_tasks  # noqa: E402
 from asuka.deploy import Deployer  # noqa: E402
 from asuka.proving.mutants import MUTANT_UI_DEFAULTS, check_task, plan_for  # noqa: E402
 from asuka.uiagents import get as get_ui_agent  # noqa: E402
-from asuka.uiagents.browser import SYSTEM_CANDIDATES, find_chromium  # noqa: E402
+from asuka.uiagents.browsing.browser import SYSTEM_CANDIDATES, find_chromium  # noqa: E402
 
 
 async def timed(bench_task, features: list[str], concurrency: int, ui_options: dict):

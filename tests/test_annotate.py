@@ -73,7 +73,7 @@ def _position(page) -> tuple[int, int]:
 def test_two_annotators_label_a_run_and_agree_reports_it(tmp_path) -> None:
     from playwright.sync_api import sync_playwright
 
-    from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium
+    from asuka.uiagents.browsing.browser import LAUNCH_ARGS, find_chromium
 
     res = runner.invoke(app, ["run", "--bench", str(BENCH), "--task", "mini-todo", "-p", "weak",
                               "-p", "strong", "--rounds", "2", "--out", str(tmp_path / "runs"),

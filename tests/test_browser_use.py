@@ -14,7 +14,7 @@ import pytest
 
 # imported here, before any test points tempfile at its scratch folder: browser-use makes a
 # downloads folder for its default profile when its session module is first imported
-import asuka.uiagents.browser_use  # noqa: F401
+import asuka.uiagents.browser_use.agent  # noqa: F401
 from asuka import uiagents
 from asuka.llm import ModelSpec
 from asuka.schema import EvalTask
@@ -71,8 +71,8 @@ def test_registry_and_options() -> None:
         100, True, 3600, True)
     import os
 
-    from asuka.uiagents.browser import LAUNCH_ARGS
-    from asuka.uiagents.browser_use import build_task
+    from asuka.uiagents.browser_use.agent import build_task
+    from asuka.uiagents.browsing.browser import LAUNCH_ARGS
     assert os.environ["ANONYMIZED_TELEMETRY"] == "false"
     b = agent.make_browser("/bin/true", Path("/nonexistent-asuka"))
     prof = b.browser_profile
@@ -91,7 +91,7 @@ def test_classify_llm_errors() -> None:
     from browser_use.llm.exceptions import ModelProviderError
     from pydantic import BaseModel
 
-    from asuka.uiagents.browser_use import classify_llm_error
+    from asuka.uiagents.browser_use.agent import classify_llm_error
 
     req = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
 

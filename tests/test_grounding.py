@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 # imported before any test points tempfile at its scratch folder (see tests/test_browser_use.py)
-import asuka.uiagents.browser_use  # noqa: F401
+import asuka.uiagents.browser_use.agent  # noqa: F401
 from asuka import uiagents
 from asuka.llm import ModelSpec
 from asuka.protocol.evaluate import artifact_hash
 from asuka.schema import EvalTask, EvalTaskResult, RoundEvaluation, Task
 from asuka.uiagents.grounding import GroundingReply, trim_snapshot
-from asuka.uiagents.scripted import ScriptedUIAgent
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
 from asuka.users.template import TemplateUser
 from tests.llm_server import (
     Recorded,

@@ -1,4 +1,4 @@
-"""Touch-only and keyboard-only users of the scripted agent (asuka.uiagents.input_modes): real
+"""Touch-only and keyboard-only users of the scripted agent (asuka.uiagents.browsing.input_modes): real
 pages in real Chromium. A keyboard user reaches a button by Tab and not a clickable div; a touch
 user taps; actions a user does not have are denied (unverifiable), never the app's failure."""
 
@@ -12,7 +12,7 @@ import pytest
 from asuka.deploy.ports import lease_port
 from asuka.deploy.static import StaticServer
 from asuka.schema import EvalTask
-from asuka.uiagents.scripted import ScriptedUIAgent
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,7 @@ def test_browser_use_actions_map_to_the_persona_tools() -> None:
     """A model-driven persona's actions: a click is a tap on a phone and a click otherwise
     (a keyboard-only user has none); bookkeeping is always allowed; an action that is no
     tool is denied whenever tools are restricted."""
-    from asuka.uiagents.input_modes import browser_use_denial, browser_use_tool
+    from asuka.uiagents.browsing.input_modes import browser_use_denial, browser_use_tool
 
     assert browser_use_tool("touch", "click") == "tap"
     assert browser_use_tool("keyboard", "click") == "click"

@@ -1,6 +1,6 @@
 """The resolution ladder's deterministic rungs: relaxed locators and wording, adapted actions
-(asuka.uiagents.relax, .adapt, .ladder), and the plain words a user is told
-(asuka.uiagents.seen). Pure functions first, then real Chromium on a page whose names and
+(asuka.uiagents.scripted.relax, .adapt, .ladder), and the plain words a user is told
+(asuka.uiagents.scripted.seen). Pure functions first, then real Chromium on a page whose names and
 widgets differ from the checks', including the cases that must still fail."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from asuka.schema import CheckStep, EvalTask, Locator
-from asuka.uiagents.relax import (
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
+from asuka.uiagents.scripted.relax import (
     labelled_value,
     regex_literal,
     relax_locator,
     same_words,
     text_pattern,
 )
-from asuka.uiagents.scripted import ScriptedUIAgent
-from asuka.uiagents.seen import user_words
+from asuka.uiagents.scripted.seen import user_words
 
 PAGE = Path(__file__).parent / "fixtures" / "ladder"
 

@@ -11,7 +11,7 @@ import pytest
 
 from asuka.log.contracts import operable
 from asuka.schema import RoundEvaluation
-from asuka.uiagents.scripted import ScriptedUIAgent
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
 
 pytestmark = pytest.mark.browser
 

@@ -12,10 +12,10 @@ import pytest
 
 from asuka import uiagents
 from asuka.schema import EvalTask
-from asuka.uiagents import browser
-from asuka.uiagents.browser import LAUNCH_ARGS, ChromiumNotFound, find_chromium
-from asuka.uiagents.locate import CONNECTION_ERRORS
-from asuka.uiagents.scripted import ScriptedSession, ScriptedUIAgent
+from asuka.uiagents.browsing import browser
+from asuka.uiagents.browsing.browser import LAUNCH_ARGS, ChromiumNotFound, find_chromium
+from asuka.uiagents.browsing.locate import CONNECTION_ERRORS
+from asuka.uiagents.scripted.agent import ScriptedSession, ScriptedUIAgent
 from tests.conftest import QuietHandler
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"

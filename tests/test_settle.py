@@ -1,4 +1,4 @@
-"""Fast absence (``asuka.uiagents.settle``) in real Chromium: a check of something missing fails
+"""Fast absence (``asuka.uiagents.browsing.settle``) in real Chromium: a check of something missing fails
 once the page has settled, long before its timeout; anything still pending (a timer, a request,
 a script loading, a transition, an interval) keeps the check patient, so it passes as it did
 when every timeout was waited out."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from asuka.schema import EvalTask
-from asuka.uiagents.scripted import ScriptedUIAgent
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
 from tests.conftest import QuietHandler
 
 pytestmark = pytest.mark.browser

@@ -54,7 +54,7 @@ async def aria_tree(bench_task: BenchTask) -> str:
     from playwright.async_api import async_playwright
 
     from asuka.proving.preview import serve
-    from asuka.uiagents.browser import launch
+    from asuka.uiagents.browsing.browser import launch
 
     with serve(bench_task) as url:
         async with async_playwright() as pw:

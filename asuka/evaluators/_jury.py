@@ -19,7 +19,7 @@ from asuka.evaluators._spec import SCRIPTED_BACKENDS, EvaluatorSpec, agent_optio
 from asuka.log.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
 from asuka.records import DeployResult
 from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
-from asuka.uiagents.input_modes import browser_use_tool, tool_of
+from asuka.uiagents.browsing.input_modes import browser_use_tool, tool_of
 from asuka.usage import Usage
 
 

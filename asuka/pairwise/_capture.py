@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from asuka.schema import PairwiseView
-from asuka.uiagents.locate import StepContext, StepFailed
-from asuka.uiagents.steps import run_step
+from asuka.uiagents.browsing.locate import StepContext, StepFailed
+from asuka.uiagents.scripted.steps import run_step
 
 
 @dataclass

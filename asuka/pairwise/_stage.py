@@ -119,7 +119,7 @@ async def judge_presentation(bench_task: BenchTask, candidate_url: str,
     from playwright.async_api import async_playwright
 
     from asuka.deploy.reference import serve
-    from asuka.uiagents.browser import launch
+    from asuka.uiagents.browsing.browser import launch
 
     data_dir = Path(bench_task.root) / "data"
     results: dict[str, PairwiseResult] = {}

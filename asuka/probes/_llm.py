@@ -30,7 +30,7 @@ from asuka.evaluators import CodeInput
 from asuka.llm import LLMClient, ModelSpec
 from asuka.probes._base import ProbeContext, ProbeFindings, registry
 from asuka.sanitize import parse_checks
-from asuka.uiagents.browser import find_chromium
+from asuka.uiagents.browsing.browser import find_chromium
 
 BACKEND = "llm"
 PROMPTS = Path(__file__).parent / "prompts"

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 from asuka.probes._base import ProbeContext, ProbeFindings, ProbeTarget, registry
 from asuka.schema import Locator, ProbeObservation
-from asuka.uiagents.browser import launch
-from asuka.uiagents.locate import StepContext, StepFailed, build_locator
-from asuka.uiagents.steps import goto, run_step
+from asuka.uiagents.browsing.browser import launch
+from asuka.uiagents.browsing.locate import StepContext, StepFailed, build_locator
+from asuka.uiagents.scripted.steps import goto, run_step
 
 BACKEND = "scripted"
 STYLES = ("display", "visibility", "opacity", "pointerEvents")  # what hides or disables it

@@ -31,7 +31,7 @@ from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
 from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
-from asuka.uiagents.scripted import NOT_RUN_AFTER_FAILURE
+from asuka.uiagents.scripted.agent import NOT_RUN_AFTER_FAILURE
 
 # More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
 # correct reference because the machine was busy; only failing checks pay the extra wait.
@@ -57,7 +57,7 @@ class MutantResult:
 class TaskMutantReport:
     task_id: str
     results: list[MutantResult] = field(default_factory=list)
-    # the resolution ladder's deterministic rungs were on (asuka.uiagents.ladder): a relaxed or
+    # the resolution ladder's deterministic rungs were on (asuka.uiagents.scripted.ladder): a relaxed or
     # adapted step let no mutant pass
     ladder: bool | None = None
 

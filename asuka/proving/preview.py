@@ -18,7 +18,7 @@ __all__ = ["feature_states", "screenshot", "serve"]
 async def _screenshot(url: str, path: Path, width: int, height: int) -> None:
     from playwright.async_api import async_playwright
 
-    from asuka.uiagents.browser import launch
+    from asuka.uiagents.browsing.browser import launch
 
     async with async_playwright() as pw:
         browser = await launch(pw)

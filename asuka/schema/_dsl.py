@@ -1,5 +1,5 @@
 """The check DSL: locators and check steps, as read from a task's ``check:`` lists (executed by
-``asuka.uiagents.steps``), and the base model every benchmark file is validated with."""
+``asuka.uiagents.scripted.steps``), and the base model every benchmark file is validated with."""
 
 from __future__ import annotations
 
@@ -77,12 +77,12 @@ STEP_ARGS: dict[str, tuple[str, ...] | None] = {
     "press": ("key",),       # locator optional: without one the key goes to the page
     "upload": ("files",),    # paths relative to the task's data dir
     # intents: what the criterion wants, carried out on the widget the app has
-    # (asuka.uiagents.adapt): a field set to a value, an option chosen, an option on or off
+    # (asuka.uiagents.scripted.adapt): a field set to a value, an option chosen, an option on or off
     "set": ("value",),
     "choose": ("option",),
     "turn_on": (),
     "turn_off": (),
-    # charts, read by pointing along them (asuka.uiagents.pointing): point at the part that
+    # charts, read by pointing along them (asuka.uiagents.scripted.pointing): point at the part that
     # stands for a value; pointing along the chart shows so many different readings
     "point_at": ("at",),
     "expect_points": ("count",),

@@ -32,7 +32,7 @@ class Verdict(BaseModel):
     # locators, or an LLM (the wording judge, browser-use). Default: "llm" for browser-use
     # verdicts, else "scripted".
     decided_by: DecidedBy | None = None
-    # what a user would have seen, in plain words (asuka.uiagents.seen): what feedback may
+    # what a user would have seen, in plain words (asuka.uiagents.scripted.seen): what feedback may
     # repeat; the reason above stays technical (evidence and viewer only)
     seen: str = ""
 
@@ -50,7 +50,7 @@ class Evidence(BaseModel):
 
 
 class Operability(BaseModel):
-    """Whether the deployed app runs at all (``asuka.uiagents.operability``): its root loads
+    """Whether the deployed app runs at all (``asuka.uiagents.browsing.operability``): its root loads
     without an error status or an uncaught error and renders something. ``ok=None``: the probe
     itself failed (unknown, not the app's failure)."""
 

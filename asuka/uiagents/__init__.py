@@ -6,8 +6,8 @@ from asuka.uiagents.base import UIAgent, UISession
 registry: Registry[UIAgent] = Registry(
     "UI agent",
     lazy={
-        "scripted": "asuka.uiagents.scripted",
-        "browser-use": "asuka.uiagents.browser_use",
+        "scripted": "asuka.uiagents.scripted.agent",
+        "browser-use": "asuka.uiagents.browser_use.agent",
         "hybrid": "asuka.uiagents.hybrid",
     },
 )

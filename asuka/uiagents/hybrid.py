@@ -4,7 +4,7 @@
 grounding_cache=None, **browser_use_options)`` builds both backends through the registry
 (``"scripted"`` with the ``scripted`` options, ``"browser-use"`` with ``model`` and the remaining
 options; ``executable_path`` and ``headless`` go to both). ``grounding`` (``"llm"``, ``True``, a
-dict, or in ``scripted``) turns on the scripted agent's grounding (``asuka.uiagents.criterion``),
+dict, or in ``scripted``) turns on the scripted agent's grounding (``asuka.uiagents.scripted.criterion``),
 with ``grounding_model`` defaulting to the hybrid's own ``model``. ``open`` opens a session of
 each; ``evaluate(eval_task)``:
 

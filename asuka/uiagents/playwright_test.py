@@ -42,7 +42,7 @@ from asuka.deploy.project import app_of
 from asuka.errors import SetupError
 from asuka.sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
-from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium
+from asuka.uiagents.browsing.browser import LAUNCH_ARGS, find_chromium
 
 BACKEND = "playwright-test"
 TEST_TIMEOUT_MS = 30_000    # Web-Bench's playwright.config under IS_EVAL_PRODUCTION

@@ -4,7 +4,7 @@ A backend receives a ``Miss`` (the criterion text, the check's steps, the index 
 locator matched nothing, that locator, and the page's accessibility snapshot) and answers with a
 replacement locator in our schema (``asuka.schema.Locator``), or "absent" when the page has no
 such element, with a one-line reason. The scripted agent then re-runs the check with it, so the
-assertions on values, counts and states stay deterministic (``asuka.uiagents.criterion``). The
+assertions on values, counts and states stay deterministic (``asuka.uiagents.scripted.criterion``). The
 ``llm`` backend also judges wording (``judge_wording``): an ``expect_text`` that found its
 element but not the exact words.
 

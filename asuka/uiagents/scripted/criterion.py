@@ -1,7 +1,7 @@
 """One criterion of the scripted agent: run its check, ground its locator misses, judge wording.
 
 ``CriterionRunner.run`` is what ``ScriptedSession`` calls per criterion (see
-``asuka.uiagents.scripted`` for the verdicts of a check as written). With a grounding backend
+``asuka.uiagents.scripted.agent`` for the verdicts of a check as written). With a grounding backend
 (``asuka.uiagents.grounding``; ``none`` makes every branch below inert and the verdict is
 exactly the scripted one):
 
@@ -39,7 +39,8 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Criterion, Locator, Verdict
-from asuka.uiagents import ladder
+from asuka.uiagents.browsing.input_modes import StepDenied
+from asuka.uiagents.browsing.locate import as_text, build_locator, collapse, cut, first_match
 from asuka.uiagents.grounding import (
     OBSERVED_CHARS,
     GroundingBackend,
@@ -49,11 +50,17 @@ from asuka.uiagents.grounding import (
     Wording,
     numeric,
 )
-from asuka.uiagents.input_modes import StepDenied
-from asuka.uiagents.locate import as_text, build_locator, collapse, cut, first_match
-from asuka.uiagents.relax import numbers_shown
-from asuka.uiagents.seen import user_words
-from asuka.uiagents.steps import LocatorMiss, StepContext, StepFailed, brief, goto, run_step
+from asuka.uiagents.scripted import ladder
+from asuka.uiagents.scripted.relax import numbers_shown
+from asuka.uiagents.scripted.seen import user_words
+from asuka.uiagents.scripted.steps import (
+    LocatorMiss,
+    StepContext,
+    StepFailed,
+    brief,
+    goto,
+    run_step,
+)
 from asuka.usage import Usage
 
 BACKEND = "scripted"
@@ -96,7 +103,7 @@ class _Attempt:
     snapshot_text: str | None = None
     snapshot_file: str | None = None
     judged: bool = False                               # the wording judge failed the step
-    seen: str = ""                                     # what a user saw (asuka.uiagents.seen)
+    seen: str = ""                                     # what a user saw (asuka.uiagents.scripted.seen)
     passes: list[int] = field(default_factory=list)    # steps the wording judge passed
 
 
@@ -262,7 +269,7 @@ class CriterionRunner:
                     raise
                 except StepFailed as exc:
                     failure = exc
-                # the deterministic rungs (asuka.uiagents.ladder): at most two rescues a step
+                # the deterministic rungs (asuka.uiagents.scripted.ladder): at most two rescues a step
                 for _ in range(2 if self.ladder else 0):
                     r = await asyncio.wait_for(ladder.rescue(ctx, steps[i], failure,
                                                            steps[i - 1] if i else None), left())

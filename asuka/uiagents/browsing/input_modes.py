@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from asuka.uiagents.locate import StepFailed
+from asuka.uiagents.browsing.locate import StepFailed
 
 INPUTS = ("any", "touch", "keyboard")
 DENIED: dict[str, frozenset[str]] = {

@@ -1,5 +1,5 @@
 """The browser-use agent's tools for a restricted user (a persona evaluator's ``allowed_tools``
-and input mode, ``asuka.uiagents.input_modes``): every action stays in the model's schema, so
+and input mode, ``asuka.uiagents.browsing.input_modes``): every action stays in the model's schema, so
 the model may try one its user does not have; such a call is denied when it is executed (the
 model reads the denial as the action's error and must find another way, as that user would)
 and recorded for the criterion's verdict."""
@@ -11,7 +11,7 @@ from typing import Any
 from browser_use import Tools
 from browser_use.agent.views import ActionResult
 
-from asuka.uiagents.input_modes import browser_use_denial
+from asuka.uiagents.browsing.input_modes import browser_use_denial
 
 
 class RestrictedTools(Tools):

@@ -15,7 +15,7 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import Page
 
 from asuka.schema import Locator, is_regex, to_pattern
-from asuka.uiagents.settle import RequestCounter, is_settled
+from asuka.uiagents.browsing.settle import RequestCounter, is_settled
 
 POLL_INTERVAL_S = 0.1
 # A step gets twice its own timeout plus this before it is cut (a renderer stuck in a JS loop
@@ -66,11 +66,11 @@ class StepContext:
     navigated: bool = False          # some navigation of this task reached the server
     last_status: int | None = None   # HTTP status of the page's last main-document load
     home: str | None = None          # where the criterion's last ``goto`` went (its list)
-    # decide absence once the page has settled (``asuka.uiagents.settle``); None: wait out
+    # decide absence once the page has settled (``asuka.uiagents.browsing.settle``); None: wait out
     # every timeout (the pages then need no init script)
     requests: RequestCounter | None = None
     fast_absence: bool = False
-    input: str = "any"  # the user's input devices (asuka.uiagents.input_modes)
+    input: str = "any"  # the user's input devices (asuka.uiagents.browsing.input_modes)
     allowed_tools: frozenset[str] | None = None  # an evaluator's allowed_tools; None: all
 
     async def settled(self, horizon_s: float) -> bool:

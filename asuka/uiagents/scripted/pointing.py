@@ -27,7 +27,14 @@ from collections import Counter
 from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep
-from asuka.uiagents.locate import LocatorMiss, Miss, StepContext, StepFailed, as_text, build_locator
+from asuka.uiagents.browsing.locate import (
+    LocatorMiss,
+    Miss,
+    StepContext,
+    StepFailed,
+    as_text,
+    build_locator,
+)
 
 # pointer positions across the plot, and the heights tried (bars grow from the bottom)
 STEPS = 120

@@ -18,7 +18,7 @@ The actions ``search`` (a web search engine) and ``evaluate`` (arbitrary JavaScr
 so the agent can only work through the page, as a user would (``exclude_actions``).
 
 Chromium. The same executable and flags as the scripted agent: ``executable_path`` defaults to
-``asuka.uiagents.browser.find_chromium()`` and ``LAUNCH_ARGS`` are passed as extra arguments
+``asuka.uiagents.browsing.browser.find_chromium()`` and ``LAUNCH_ARGS`` are passed as extra arguments
 (with ``chromium_sandbox=False``, ``headless`` as given). Each browser's profile, downloads and the
 agent's own working files live in a temporary directory that is removed afterwards. A Chromium
 that does not start (browser-use gives its CDP connection 15 s) is tried ``launch_attempts`` (2)
@@ -81,8 +81,7 @@ from asuka.llm import (
 )
 from asuka.schema import Criterion, EvalTask, EvalTaskResult, Evidence, Verdict  # noqa: E402
 from asuka.uiagents import registry  # noqa: E402
-from asuka.uiagents.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
-from asuka.uiagents.browser_use_chromium import (  # noqa: E402
+from asuka.uiagents.browser_use.chromium import (  # noqa: E402
     GRACE_S,
     add_console_recorder,
     brief,
@@ -90,24 +89,25 @@ from asuka.uiagents.browser_use_chromium import (  # noqa: E402
     kill_browser,
     start_browser,
 )
-from asuka.uiagents.browser_use_errors import (  # noqa: E402
+from asuka.uiagents.browser_use.errors import (  # noqa: E402
     LLMProbe,
     classify_llm_error,
 )
-from asuka.uiagents.browser_use_errors import cut as _cut  # noqa: E402
-from asuka.uiagents.browser_use_prompt import CriterionVerdict, build_task  # noqa: E402
-from asuka.uiagents.browser_use_tools import RestrictedTools, denial_note  # noqa: E402
-from asuka.uiagents.browser_use_verdict import (
+from asuka.uiagents.browser_use.errors import cut as _cut  # noqa: E402
+from asuka.uiagents.browser_use.prompt import CriterionVerdict, build_task  # noqa: E402
+from asuka.uiagents.browser_use.tools import RestrictedTools, denial_note  # noqa: E402
+from asuka.uiagents.browser_use.verdict import (
     NO_VERDICT,
     RunEnd,
     RunLimits,
     decide,
     execution_trace,  # noqa: E402
 )
-from asuka.uiagents.input_modes import INPUTS  # noqa: E402
+from asuka.uiagents.browsing.browser import LAUNCH_ARGS, find_chromium  # noqa: E402
+from asuka.uiagents.browsing.input_modes import INPUTS  # noqa: E402
 from asuka.usage import Usage  # noqa: E402
 
-log = logging.getLogger("asuka.uiagents.browser_use")
+log = logging.getLogger("asuka.uiagents.browser_use.agent")
 for _name in ("browser_use", "cdp_use", "bubus"):  # quiet unless the user configures them
     if logging.getLogger(_name).level == logging.NOTSET:
         logging.getLogger(_name).setLevel(logging.WARNING)

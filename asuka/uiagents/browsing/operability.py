@@ -25,7 +25,7 @@ from typing import Any
 from playwright.async_api import Error as PWError
 
 from asuka.schema import Operability
-from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter, is_settled
+from asuka.uiagents.browsing.settle import INIT_SCRIPT, RequestCounter, is_settled
 
 SETTLE_CAP_S = 3.0     # how long the probe waits for the page to settle after load
 LOAD_TIMEOUT_S = 15.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from asuka.schema import CheckStep
-from asuka.uiagents.locate import (
+from asuka.uiagents.browsing.locate import (
     Miss,
     StepContext,
     StepFailed,

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from asuka.schema import Evidence
-from asuka.uiagents.browser import terminate_chromium
-from asuka.uiagents.browser_use_errors import cut
-from asuka.uiagents.browser_use_prompt import CONSOLE_KEY, CONSOLE_SCRIPT, MAX_EVIDENCE
+from asuka.uiagents.browser_use.errors import cut
+from asuka.uiagents.browser_use.prompt import CONSOLE_KEY, CONSOLE_SCRIPT, MAX_EVIDENCE
+from asuka.uiagents.browsing.browser import terminate_chromium
 
-log = logging.getLogger("asuka.uiagents.browser_use")
+log = logging.getLogger("asuka.uiagents.browser_use.agent")
 
 GRACE_S = 15.0            # for browser-use's own kill before we terminate the process tree
 LAUNCH_TIMEOUT_S = 120.0  # per attempt to start Chromium and connect to it

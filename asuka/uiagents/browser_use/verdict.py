@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from asuka.uiagents.browser_use_errors import LLMProbe, cut
-from asuka.uiagents.browser_use_prompt import CriterionVerdict
+from asuka.uiagents.browser_use.errors import LLMProbe, cut
+from asuka.uiagents.browser_use.prompt import CriterionVerdict
 
 # The judge ended without deciding (steps or time used up, output it could not parse): an
 # ``error`` verdict (the harness's, not the app's), retried by the engine, never feedback. Unlike

@@ -11,7 +11,7 @@ so), each on a new page of one context of the task
 ``goto`` starts with an implicit ``goto /``. ``session.close()`` ends browser and
 Playwright. A browser that crashed is relaunched by the next ``evaluate``.
 
-Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
+Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.scripted.steps``):
 
 - ``goto PATH``: relative to ``base_url`` (``/``, ``/about``, ``#/route``, ``?q=1``) or an
   absolute URL; waits for the ``load`` event within ``nav_timeout_s`` (never for network idle).
@@ -33,13 +33,13 @@ Steps (``asuka.schema.STEP_ARGS``; executed by ``asuka.uiagents.steps``):
   ``expect_value`` (input/textarea/select value; regex or equality), ``expect_count``
   (``count`` / ``min`` / ``max`` over all matches), ``expect_attr`` (attribute present, and
   equal to / matching ``value`` when given).
-- charts (``asuka.uiagents.pointing``): ``point_at`` points at the part of the located chart
+- charts (``asuka.uiagents.scripted.pointing``): ``point_at`` points at the part of the located chart
   that stands for ``at`` (its part named so, else where pointing makes the page say it);
   ``expect_points`` counts the different readings pointing along the chart shows (``count``).
 - With ``fast_absence`` (the default) a polled step that does not hold, and an action whose
   locator finds nothing, fail as soon as the page has *settled* (loaded, no request in flight,
   no timer, interval or animation due before the step's deadline, DOM quiet for 0.15 s:
-  ``asuka.uiagents.settle``) instead of at their timeout; ``fast_absence=False`` waits every
+  ``asuka.uiagents.browsing.settle``) instead of at their timeout; ``fast_absence=False`` waits every
   timeout out. Same verdicts, a fraction of the time on a half-built app.
 - JavaScript dialogs (alert/confirm/prompt) are accepted, as a user confirming would.
 - Popups opened by the page are not followed: steps keep acting on the criterion's page.
@@ -51,7 +51,7 @@ Verdicts. One per criterion, ``backend="scripted"``: ``pass``; ``fail`` with a r
 miss: the app names or structures it differently, or lacks it), with ``Verdict.locator`` and the
 page's accessibility snapshot in ``<criterion_id>.aria.yaml`` beside the screenshots;
 ``unverifiable`` ("no scripted check") for a criterion without steps. The criterion runner
-(``asuka.uiagents.criterion``) decides them; with ``grounding="llm"`` (and ``grounding_model``,
+(``asuka.uiagents.scripted.criterion``) decides them; with ``grounding="llm"`` (and ``grounding_model``,
 a ModelSpec string; ``grounding_cache`` a JSON file) it grounds locator misses and judges
 wording before a verdict stands (``Verdict.groundings``, ``Verdict.decided_by``), and
 ``usage()`` reports those calls (role ``ui-agent``); ``grounding=None`` changes nothing.
@@ -102,18 +102,18 @@ from asuka.llm import ModelSpec
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Operability, Verdict
 from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
-from asuka.uiagents.browser import launch
-from asuka.uiagents.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
-from asuka.uiagents.evidence import PageEvidence, quietly
-from asuka.uiagents.input_modes import INPUTS
-from asuka.uiagents.operability import probe as probe_operability
-from asuka.uiagents.settle import INIT_SCRIPT, RequestCounter
-from asuka.uiagents.steps import StepContext, brief
+from asuka.uiagents.browsing.browser import launch
+from asuka.uiagents.browsing.evidence import PageEvidence, quietly
+from asuka.uiagents.browsing.input_modes import INPUTS
+from asuka.uiagents.browsing.operability import probe as probe_operability
+from asuka.uiagents.browsing.settle import INIT_SCRIPT, RequestCounter
+from asuka.uiagents.scripted.criterion import BACKEND, CriterionRunner, InfraError, TaskClock
+from asuka.uiagents.scripted.steps import StepContext, brief
 from asuka.usage import Usage
 
 __all__ = ["BACKEND", "InfraError", "ScriptedSession", "ScriptedUIAgent"]
 
-log = logging.getLogger("asuka.uiagents.scripted")
+log = logging.getLogger("asuka.uiagents.scripted.agent")
 
 PAGE_OPEN_TIMEOUT_S = 30.0
 # which evaluation tasks get a full-page screenshot: a shot costs about as much as running one
@@ -140,7 +140,7 @@ class ScriptedUIAgent:
                  grounding_cache: str | Path | None = None, fast_absence: bool = True,
                  screenshots: str = "failed", input: str = "any",
                  allowed_tools: list[str] | None = None, ladder: bool = True) -> None:
-        # the deterministic rungs of the resolution ladder (asuka.uiagents.ladder): relaxed
+        # the deterministic rungs of the resolution ladder (asuka.uiagents.scripted.ladder): relaxed
         # locators and wording, adapted actions; False: every check exactly as written
         self.ladder = bool(ladder)
         self.stop_at_first_failure = bool(stop_at_first_failure)
@@ -155,7 +155,7 @@ class ScriptedUIAgent:
         self.headless = headless
         self.viewport = viewport
         # decide a missing element or a false assertion once the page has settled instead of
-        # at the end of its timeout (``asuka.uiagents.settle``); False: the patient path
+        # at the end of its timeout (``asuka.uiagents.browsing.settle``); False: the patient path
         self.fast_absence = bool(fast_absence)
         if screenshots not in SCREENSHOTS:
             raise ValueError(f"screenshots must be one of {', '.join(SCREENSHOTS)}, "
@@ -163,7 +163,7 @@ class ScriptedUIAgent:
         self.screenshots = screenshots
         if input not in INPUTS:
             raise ValueError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
-        self.input = input  # a touch-only or keyboard-only user (asuka.uiagents.input_modes)
+        self.input = input  # a touch-only or keyboard-only user (asuka.uiagents.browsing.input_modes)
         # an evaluator's tools: a step needing another is denied (input_modes.check_allowed)
         self.allowed_tools = frozenset(allowed_tools) if allowed_tools is not None else None
 
@@ -233,7 +233,7 @@ class ScriptedSession:
             return self._browser
 
     async def operability(self) -> Operability:
-        """The app's root probed once (``asuka.uiagents.operability``)."""
+        """The app's root probed once (``asuka.uiagents.browsing.operability``)."""
         try:
             browser = await self._ensure_browser()
         except Exception as exc:  # noqa: BLE001 - unknown, never the app's failure

@@ -1,15 +1,15 @@
 """The deterministic rungs of the resolution ladder, as one decision per failed step.
 
-When a step of a check does not hold, before any model is asked (``asuka.uiagents.criterion``
+When a step of a check does not hold, before any model is asked (``asuka.uiagents.scripted.criterion``
 then grounds what is still a miss):
 
 1. **adapted**: an action whose widget is missing or of another kind (``fill`` on a month +
    year pair, ``select`` where the app has radios or segmented buttons, ``check`` on a switch)
-   is carried out as its intent (``asuka.uiagents.adapt``), after opening what holds the field
+   is carried out as its intent (``asuka.uiagents.scripted.adapt``), after opening what holds the field
    when one control says it opens it ("+ Log hours" over an hours field: ``structure.reveal``);
 2. **relaxed** locator: a locator that matched nothing is looked up again among the page's
    elements of the same role family with a normalised name, or a missing scope taken as the
-   page's only container of its kind (``asuka.uiagents.relax``); the step is run again with it
+   page's only container of its kind (``asuka.uiagents.scripted.relax``); the step is run again with it
    and whatever it then observes decides;
 3. **relaxed** wording: an ``expect_text`` that found its element but not the literal words
    passes when the element says the same words in another form, numbers exact.
@@ -29,8 +29,7 @@ from typing import Any
 from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Locator, is_regex
-from asuka.uiagents import adapt, downloads, structure
-from asuka.uiagents.locate import (
+from asuka.uiagents.browsing.locate import (
     LocatorMiss,
     StepContext,
     StepFailed,
@@ -38,7 +37,8 @@ from asuka.uiagents.locate import (
     build_locator,
     matches,
 )
-from asuka.uiagents.relax import (
+from asuka.uiagents.scripted import adapt, downloads, structure
+from asuka.uiagents.scripted.relax import (
     Relaxed,
     labelled_value,
     lone_container,

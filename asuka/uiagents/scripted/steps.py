@@ -2,7 +2,7 @@
 
 ``run_step`` performs one step and raises ``StepFailed`` with a short, human-readable description
 of what was observed when the step does not hold. Nothing here decides verdicts; see
-``asuka.uiagents.scripted`` for that and for the documented semantics of every step.
+``asuka.uiagents.scripted.agent`` for that and for the documented semantics of every step.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from playwright.async_api import Locator as PWLocator
 from playwright.async_api import TimeoutError as PWTimeout
 
 from asuka.schema import CheckStep, to_pattern
-from asuka.uiagents import adapt, assertions, input_modes, pointing
-from asuka.uiagents.locate import (
+from asuka.uiagents.browsing import input_modes
+from asuka.uiagents.browsing.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
     LocatorMiss,
@@ -34,6 +34,7 @@ from asuka.uiagents.locate import (
     poll,
     resolve_url,
 )
+from asuka.uiagents.scripted import adapt, assertions, pointing
 
 __all__ = ["StepContext", "StepFailed", "brief", "goto", "run_step"]
 
@@ -251,7 +252,7 @@ async def _upload(ctx: StepContext, step: CheckStep) -> None:
 
 async def _intent(ctx: StepContext, step: CheckStep) -> None:
     """``set`` / ``choose`` / ``turn_on`` / ``turn_off``: the intent carried out on the widget
-    the app has (``asuka.uiagents.adapt``), tried until it works or the page has settled."""
+    the app has (``asuka.uiagents.scripted.adapt``), tried until it works or the page has settled."""
     assert step.locator is not None
     loop = asyncio.get_running_loop()
     deadline = loop.time() + ctx.action_timeout_s

@@ -21,7 +21,7 @@ normalisation. Both are conservative, because a broken app must still fail:
   "250g" for "250 g", "Basket 0" for "Basket (0)"), while every number stays exact after
   normalising thousands separators and currency symbols, and numbers keep their order.
 
-Nothing here acts on the page except reading it; ``asuka.uiagents.ladder`` decides when a rung
+Nothing here acts on the page except reading it; ``asuka.uiagents.scripted.ladder`` decides when a rung
 runs and records what it took (``Verdict.groundings`` entries of kind ``relaxed``).
 """
 

@@ -5,7 +5,7 @@ the form being filled, and a control by its exact visible text.
 A check written against the reference app reads "the row named Black Friday", "the form named
 Checkout", "the button Apply"; an app nobody here wrote shows a card headed Black Friday, a form
 under a heading "Checkout", a "Check code" button. These finders are rungs of the resolution
-ladder (``asuka.uiagents.ladder``) and, like its other rungs, take only a unique answer.
+ladder (``asuka.uiagents.scripted.ladder``) and, like its other rungs, take only a unique answer.
 
 A found element is marked with a ``data-asuka-found`` attribute (a number) so that the rest of
 the check can address it with a CSS locator; nothing else on the page is touched.
@@ -19,8 +19,8 @@ from typing import Any
 from playwright.async_api import Error as PWError
 
 from asuka.schema import Locator, is_regex
-from asuka.uiagents.locate import StepContext, build_locator
-from asuka.uiagents.relax import STOP_WORDS, regex_literal, score, words
+from asuka.uiagents.browsing.locate import StepContext, build_locator
+from asuka.uiagents.scripted.relax import STOP_WORDS, regex_literal, score, words
 
 # roles whose name is usually a title shown inside them (a record among its like)
 RECORD_ROLES = frozenset({"row", "article", "listitem", "region", "group", "option",

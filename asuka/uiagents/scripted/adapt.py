@@ -32,9 +32,9 @@ from playwright.async_api import Error as PWError
 from playwright.async_api import Locator as PWLocator
 
 from asuka.schema import Locator
-from asuka.uiagents import structure
-from asuka.uiagents.locate import StepContext, as_text, build_locator
-from asuka.uiagents.relax import (
+from asuka.uiagents.browsing.locate import StepContext, as_text, build_locator
+from asuka.uiagents.scripted import structure
+from asuka.uiagents.scripted.relax import (
     LABELLED_ROLES,
     STOP_WORDS,
     best,

@@ -16,9 +16,9 @@ from pathlib import Path
 from playwright.async_api import Error as PWError
 
 from asuka.schema import Locator
-from asuka.uiagents.locate import StepContext
-from asuka.uiagents.relax import words
-from asuka.uiagents.structure import name_text
+from asuka.uiagents.browsing.locate import StepContext
+from asuka.uiagents.scripted.relax import words
+from asuka.uiagents.scripted.structure import name_text
 
 __all__ = ["EXPORT_WORDS", "download_text", "names_an_export"]
 
