@@ -32,7 +32,7 @@ _API = {
     "run_cell": "asuka.loop.cell",
     "run_sweep": "asuka.loop.sweep",
     "RunStore": "asuka.log.store",
-    "RoundRecord": "asuka.records",
+    "RoundRecord": "asuka.log.records",
     "evaluate_workspace": "asuka.protocol.evaluate",
     "EvalSettings": "asuka.protocol.evaluate",
     "Deployer": "asuka.deploy",

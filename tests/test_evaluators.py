@@ -18,8 +18,8 @@ from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.cli import app
 from asuka.evaluators import EVALUATORS_DIR, CodeInput, jury_score, load_evaluators, run_jury
 from asuka.evaluators._checks import no_backend, no_external_libraries, persists_state
+from asuka.log.records import DeployResult
 from asuka.log.store import RunStore
-from asuka.records import DeployResult
 from asuka.report.summary import summarize
 from asuka.schema import Operability, RoundEvaluation
 from tests.benchkit import TASK, write_bench

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.cli import app
+from asuka.log.records import AgentRoundResult, RoundRecord
 from asuka.log.store import (
     DONE_FILE,
     FORMAT_VERSION,
@@ -18,7 +19,6 @@ from asuka.log.store import (
     RunStore,
     StoreFormatError,
 )
-from asuka.records import AgentRoundResult, RoundRecord
 from asuka.schema import RoundEvaluation
 
 

@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asuka.records import AgentRoundResult
+from asuka.log.records import AgentRoundResult
 from asuka.schema import BenchTask
 from asuka.vocabulary import Start
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from asuka.records import DeployKind, DeployResult
+from asuka.log.records import DeployKind, DeployResult
 
 __all__ = ["DeployKind", "DeployResult", "DeployTimeouts"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from asuka.records import DeployResult
+from asuka.log.records import DeployResult
 from asuka.schema import Operability
 
 Outcome = tuple[str, str, list[str]]

@@ -16,8 +16,8 @@ import networkx as nx
 from asuka.evaluators._checks import BUILD_CHECKS, CODE_CHECKS, LLM_CHECKS, BuildInput, CodeInput
 from asuka.evaluators._review import Reviewer
 from asuka.evaluators._spec import SCRIPTED_BACKENDS, EvaluatorSpec, agent_options
+from asuka.log.records import DeployResult
 from asuka.log.scoring import Shape, passed_criteria, weighted_criteria_pass_rate
-from asuka.records import DeployResult
 from asuka.schema import BenchTask, EvaluatorResult, JudgedCriterion, RoundEvaluation
 from asuka.uiagents.browsing.input_modes import browser_use_tool, tool_of
 from asuka.usage import Usage

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from asuka.dag import feedback_view
-from asuka.records import RoundRecord
+from asuka.log.records import RoundRecord
 
 
 def step_passed(rec: RoundRecord) -> bool:

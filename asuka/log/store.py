@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from asuka.dag import feedback_view
+from asuka.log.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.log.scoring import (
     Shape,
     passed_criteria,
@@ -35,7 +36,6 @@ from asuka.log.scoring import (
     weighted_criteria_pass_rate,
     weighted_task_pass_rate,
 )
-from asuka.records import AgentRoundResult, DeployResult, RoundRecord
 from asuka.schema import RoundEvaluation
 
 # Every file name of the run directory, in one place (nothing outside this module spells one).

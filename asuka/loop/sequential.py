@@ -16,9 +16,9 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from asuka.log.records import RoundRecord
 from asuka.log.sequence import sequence_metrics, step_passed
 from asuka.loop.cell import ROUND_STRATEGIES, CellRun
-from asuka.records import RoundRecord
 from asuka.schema import BenchTask
 
 TEMPLATES = Path(__file__).parent / "templates"
