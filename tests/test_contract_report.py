@@ -91,9 +91,10 @@ def test_tau_is_the_runs_or_the_callers(run):
     agg = aggregate(data, tau=0.5)
     (g,) = agg.groups
     # at 0.5 the completion-only slot's t1 (A = 1/2, mandatory kept) passes: S = 1, 0, 1, 0, 0
-    assert g.contract.at_tau["0.5"]["asr"].mean == pytest.approx(0.4)
-    assert g.contract.failures["completion-only"] == 0
-    assert g.contract.forced_share["0.5"] == 0.0
+    contract = g.families["contracts"]
+    assert contract.at_tau["0.5"]["asr"].mean == pytest.approx(0.4)
+    assert contract.failures["completion-only"] == 0
+    assert contract.forced_share["0.5"] == 0.0
     assert g.rounds[-1].metrics["asr.same-artifact"].mean == pytest.approx(0.4)
     data.meta["tau"] = 0.9  # what an experiment's `tau:` writes into run.json
     assert aggregate(data).tau == 0.9

@@ -10,7 +10,8 @@ from pathlib import Path
 from asuka.log.provenance import ChangedTasksError
 from asuka.report.aggregate import Aggregate, aggregate
 from asuka.report.data import RunData, RunNotFound, load_run
-from asuka.report.tables import Table
+from asuka.report.families import all_families
+from asuka.report.table import Table
 
 FORMATS = ("md", "csv", "latex", "html")
 
@@ -21,19 +22,15 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
     from asuka.report import tables as t
 
     agg = agg or aggregate(run, ci)
-    out = [t.table1(agg, view), t.table2(agg, view), t.table3(agg, view), t.by_type_table(agg),
-           t.per_round(agg)]
-    if any(g.contract is not None for g in agg.groups):
-        out.insert(1, t.contracts_table(agg))
-    if any(g.jury for g in agg.groups):
-        out.insert(2, t.jury_table(agg))
-    if any(g.sequential for g in agg.groups):
-        out.insert(1, t.sequential_table(agg))
-    if any(g.passes or g.jury_passes for g in agg.groups):
-        out.insert(3, t.passes_table(agg))
-    if "feedback" in agg.varying or "routing" in agg.varying or any(
-            str(g.setting.get("feedback", "failures")) != "failures" for g in agg.groups):
-        out.insert(1, t.feedback_table(agg))
+    # the paper's tables at their places, each metric family's (asuka.report.families) at its
+    # own order between them
+    placed: list[tuple[int, Table]] = [(0, t.table1(agg, view)), (80, t.table3(agg, view)),
+                                       (90, t.by_type_table(agg)), (100, t.per_round(agg))]
+    for family in all_families():
+        table = family.table(agg, view) if family.table else None
+        if table is not None:
+            placed.append((family.order, table))
+    out = [table for _, table in sorted(placed, key=lambda p: p[0])]
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
     if (run.root / "annotations.sqlite").is_file():  # an agreement study on this run

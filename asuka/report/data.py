@@ -319,3 +319,9 @@ def load_run(run_dir: Path | str, bench: Path | None = None,
     run = run_from_store(store, by_id, specs)
     run.provenance, run.notices = check, notices
     return run
+
+
+def last_task_rate(c: CellData, rounds: list[Any], view: str) -> float:
+    """The weighted task pass rate of ``rounds`` (a cell's gated, ungated or regated outcomes)
+    at the last of them."""
+    return round_metrics(c.shape, rounds, view)[-1].task_pass_rate

@@ -26,7 +26,7 @@ from asuka.report.plots import CAPTIONS
 from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric
 from asuka.report.svg import COLORS, dag_svg
-from asuka.report.tables import Table
+from asuka.report.table import Table
 
 TEMPLATES = Path(__file__).parent / "templates"
 MAX_FILE_BYTES = 400_000

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from asuka.log.scoring import Estimate
-from asuka.report.tables import Table
+from asuka.report.table import Table
 
 
 def _num(x: float, pct: bool) -> str:

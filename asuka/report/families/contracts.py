@@ -1,5 +1,6 @@
-"""The acceptance-contract part of a run's aggregate (``asuka.report.aggregate``): per group, on
-the last round's artifact of each cell, JoyFrontBench's diagnostics beside ATS / CTPR / ASR.
+"""JoyFrontBench's acceptance contracts as a metric family: ATS / CTPR / ASR per round on each
+round's own artifact, and per group, on the last round's artifact of each cell, the diagnostics
+beside them (ASR across tau, pass^k, the failure composition, pairwise counts).
 
 A group's cells of one task are that problem's run slots (its seeds and repeats), as in the
 per-round contract metrics. Everything here is computed by the pure functions of
@@ -7,6 +8,7 @@ per-round contract metrics. Everything here is computed by the pure functions of
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +30,8 @@ from asuka.log.contracts import (
 )
 from asuka.log.scoring import Estimate, estimate_json
 from asuka.report.data import CellData, Group
+from asuka.report.families import Family, FamilyContext, register
+from asuka.report.table import Table, head
 
 HIGH_ATS = 0.9  # JoyFrontBench: the share of unsuccessful runs that still reach 90 % ATS
 
@@ -135,3 +139,77 @@ def contract_aggregate(g: Group, tau: float, ci: str = "normal") -> ContractAggr
         flips = [f for f in map(flip_rate, passes.values()) if f is not None]
         out.flip_rate = sum(flips) / len(flips) if flips else None
     return out
+
+
+CONTRACT_METRICS = ("ats", "ctpr", "asr")
+
+
+def contract_round(g: Group, k: int, ctx: FamilyContext) -> dict[str, Any]:
+    """ATS, CTPR and ASR of round ``k + 1``'s own artifact, over the tasks with a contract."""
+    if not any(has_contract(c) for c in g.cells):
+        return {}
+    return {f"{m}.same-artifact": g.estimate(lambda c, m=m: contract_value(c, ctx.tau, m, k),
+                                             ctx.ci) for m in CONTRACT_METRICS}
+
+
+def contracts_table(agg: Any, view: str = "cumulative") -> Table | None:
+    """JoyFrontBench's Table 1 variant, ranked by ASR: ATS, CTPR and ASR on the last round's
+    artifact, ASR across tau, pass^k over repeated runs, and why unsuccessful runs failed."""
+    groups = [g for g in agg.groups if g.families.get("contracts") is not None]
+    if not groups:
+        return None
+    taus = [t for t in sorted({0.75, agg.tau, 0.9}) if t != agg.tau]
+    slots = max((g.families["contracts"].slots for g in groups), default=1)  # type: ignore[union-attr]
+    ks = [k for k in (2, 3) if k <= slots]
+    asr_cols = [f"ASR τ={t:g}" for t in taus]
+    rep_cols = [f"pass^{k}" for k in ks] + (["mixed", "flip rate"] if slots > 1 else [])
+    fail_cols = ["mandatory-only", "completion-only", "both", "not operable", "ATS≥90%"]
+    pairwise = any(g.families["contracts"].pairwise for g in groups)  # type: ignore[union-attr]
+    fail_cols += ["pairwise G/S/B/err"] if pairwise else []
+    t = Table("contracts", f"Acceptance contracts (last round's artifact, τ = {agg.tau:g}), "
+              "ranked by ASR (then CTPR, ATS)",
+              [*head(agg), "n", "runs", "ATS", "CTPR", "ASR", *asr_cols, *rep_cols,
+               "unsuccessful", *fail_cols],
+              percent={"ATS", "CTPR", "ASR", *asr_cols, *rep_cols})
+    tau = f"{agg.tau:g}"
+
+    def rank(g: Any) -> tuple[float, ...]:
+        """ASR, then CTPR, then ATS (ties are common when few applications succeed)."""
+        at = g.families["contracts"].at_tau[tau]  # type: ignore[union-attr]
+        values = (at["asr"].mean, at["ctpr"].mean, g.last("ats", "same-artifact").mean)
+        return tuple(-1.0 if math.isnan(v) else v for v in values)
+
+    for g in sorted(groups, key=rank, reverse=True):
+        c = g.families["contracts"]
+        assert c is not None
+        reps = [c.pass_k.get("asr", {}).get(str(k)) for k in ks]
+        if slots > 1:
+            reps += [c.repeats.get("mixed"), c.flip_rate]
+        t.rows.append([*g.labels(agg.varying), g.n, c.runs, g.last("ats", "same-artifact"),
+                       c.at_tau[tau]["ctpr"], c.at_tau[tau]["asr"],
+                       *[c.at_tau[f"{x:g}"]["asr"] for x in taus], *reps, c.unsuccessful,
+                       *[c.failures[k] for k in ("mandatory-only", "completion-only", "both",
+                                                 "not-operable")], c.high_ats_unsuccessful,
+                       *(["/".join(str(c.pairwise.get(k, 0))
+                                   for k in ("good", "same", "bad", "error"))]
+                         if pairwise else [])])
+    t.note = ("Only the tasks that declare a contract. ATS: mean task score (criterion "
+              "completion). CTPR: share of core tasks passing (every mandatory criterion and "
+              "completion ≥ τ). ASR: application success (operable and every core task "
+              "passing). Seeds are run slots, averaged within a task before tasks are averaged. "
+              "pass^k: chance that k runs of a task all succeed; mixed: share of tasks with "
+              "both outcomes; flip rate: mean share of run pairs disagreeing on an evaluation "
+              "task. Failure columns count unsuccessful runs: a mandatory criterion lost, a "
+              "core task short of τ, both (in different core tasks), or not operable; ATS≥90%: "
+              "unsuccessful runs whose ATS still reached 90%."
+              + (" Pairwise G/S/B/err: presentation tasks judged against the reference app "
+                 "(Good, Same, Bad count 1, 0.5, 0 in ATS; err: not judged, left out of ATS)."
+                 if pairwise else "")
+              if groups else "No task of this run declares an acceptance contract.")
+    return t
+
+
+register(Family("contracts", order=40,
+                aggregate=lambda g, ctx: contract_aggregate(g, ctx.tau, ctx.ci),
+                json=lambda v: {"contract": v.json()}, round_metrics=contract_round,
+                table=contracts_table))
