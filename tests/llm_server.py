@@ -397,7 +397,7 @@ def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedLLMServer]:
 
 
 # ---------------------------------------------------------------- browser-use agent steps
-# Helpers for scripting browser-use 0.13 agents (tests/test_browser_use.py). Its ChatOpenAI asks
+# Helpers for scripting browser-use 0.13 agents (tests/uiagents/test_browser_use.py). Its ChatOpenAI asks
 # for a JSON-schema response whose content is an ``AgentOutput``; ChatAnthropic forces a tool
 # call carrying the same object. ``agent_step`` renders one step for either endpoint.
 

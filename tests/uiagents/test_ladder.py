@@ -1,0 +1,425 @@
+"""The resolution ladder's deterministic rungs: relaxed locators and wording, adapted actions
+(asuka.uiagents.scripted.relax, .adapt, .ladder), and the plain words a user is told
+(asuka.uiagents.scripted.seen). Pure functions first, then real Chromium on a page whose names and
+widgets differ from the checks', including the cases that must still fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asuka.schema import CheckStep, EvalTask, Locator
+from asuka.uiagents.scripted.agent import ScriptedUIAgent
+from asuka.uiagents.scripted.relax import (
+    labelled_value,
+    regex_literal,
+    relax_locator,
+    same_words,
+    text_pattern,
+)
+from asuka.uiagents.scripted.seen import user_words
+from tests.builders import FIXTURES
+
+PAGE = FIXTURES / "ladder"
+
+SNAPSHOT = """- heading "Maintenance desk" [level=1]
+- navigation:
+  - link "Work orders":
+    - /url: "#/orders"
+  - link "Cost report"
+  - link "+ New work order"
+- button "Save draft"
+- button "Save template"
+- table:
+  - row "ID Title"
+"""
+
+
+@pytest.mark.parametrize("expected, observed, holds", [
+    ("Roast: Light", "Light roast · 250g", True),
+    ("250 g", "Size 250g", True),
+    ("Basket (0)", "Basket 0", True),
+    ("$1,798.65", "Monthly 1798.65 $", True),
+    ("$1,798.65", "Monthly $1,798.66", False),      # amounts stay exact
+    ("3 of 5 used", "5 of 3 used", False),          # numbers keep their order
+    ("Active", "Inactive", False),
+    ("Not paused", "Paused", False),
+    ("Roast: Light", "Light body, dark chocolate, roast to order", False),  # too far apart
+    # amounts and dates by value, whatever their format
+    ("$10.00", "Welcome: $10 off", True),
+    ("$10.00", "Welcome: $10.50 off", False),
+    ("2026-11-20", "Black Friday · 20 Nov – 30 Nov 2026 · 97 / 100 used", True),  # a range
+    ("2026-11-30", "Black Friday · 20 Nov – 30 Nov 2026", True),
+    ("2026-11-21", "Black Friday · 20 Nov – 30 Nov 2026", False),
+    ("2025-11-20", "Black Friday · 20 Nov – 30 Nov 2026", False),       # another year
+    ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 17 March 2026", True),
+    ("Next delivery: Tue 17 Mar 2026", "Next delivery Tuesday, 24 March 2026", False),
+    ("Starts Nov 20, 2026", "starts 2026-11-20", True),
+    # a date shown without its year is the dated one with the same day; another day is not
+    ("Tue 17 Mar 2026", "Next: Tue 17 Mar", True),
+    ("Tue 17 Mar 2026", "Next: Tue 24 Mar", False),
+])
+def test_same_words(expected: str, observed: str, holds: bool) -> None:
+    assert same_words(expected, observed) is holds
+
+
+@pytest.mark.parametrize("expected, observed, holds", [
+    ("Parts cost: $2.40", "Washer 1 × $2.40 Parts $2.40 Total $92.40", True),
+    ("Parts cost: $2.40", "Parts $0.00 Total $2.40", False),         # another label's value
+    ("Next delivery: Tue 17 Mar 2026", "Skip next delivery (Tue 17 Mar)", True),
+    # the label stops at another value: the second date of a list is not "next"
+    ("Next delivery: Tue 31 Mar 2026", "Upcoming deliveries: Tue 17 Mar Tue 31 Mar", False),
+    ("Next delivery: Tue 31 Mar 2026", "Next delivery Tue 31 Mar 2025", False),
+    ("Status: Done", "Done", False),                # a word is no value: a judge reads those
+    ("Hours logged: 2", "Labour (2 h)", False),     # no word of the label
+])
+def test_a_value_under_the_apps_own_label(expected: str, observed: str, holds: bool) -> None:
+    assert labelled_value(expected, observed) is holds
+
+
+def test_simple_regexes_are_words_real_patterns_stay_exact() -> None:
+    assert regex_literal(r"/Orchard Way\s*·\s*today/") == "Orchard Way · today"
+    assert regex_literal(r"/Lodging[\s\S]{0,12}€932\.00/") == "Lodging €932.00"
+    assert regex_literal("/save|submit/") is None
+    assert regex_literal("/^shop/") is None          # anchored: position is meant
+    assert regex_literal(r"/\d+ items/") is None
+    assert text_pattern("Roast: Light") is not None and text_pattern("/x/") is None
+
+
+def test_relaxed_locator_takes_a_unique_best_candidate_only() -> None:
+    r = relax_locator(Locator(role="link", name="Orders", exact=True), SNAPSHOT, presence=True)
+    assert r is not None and r.locator.name == "Work orders" and r.locator.role == "link"
+    r = relax_locator(Locator(role="button", name="New work order"), SNAPSHOT, presence=False)
+    assert r is not None and r.locator.name == "+ New work order"  # a link doing a button's job
+    # "Save" could be either button: ambiguous, stays a miss
+    assert relax_locator(Locator(role="button", name="Save"), SNAPSHOT, presence=False) is None
+    # a presence check needs every wanted word: "Report" is in "Cost report", "Invoices" nowhere
+    assert relax_locator(Locator(role="link", name="Invoices"), SNAPSHOT, presence=True) is None
+    assert relax_locator(Locator(css="#x"), SNAPSHOT, presence=True) is None
+
+
+def test_user_words_never_name_the_check() -> None:
+    text = CheckStep.model_validate({"expect_text": {"css": "#t", "value": "Total: 42"}})
+    count = CheckStep.model_validate({"expect_count": {"role": "row", "count": 7}})
+    click = CheckStep.model_validate({"click": {"role": "button", "name": "Save"}})
+    assert user_words(text, "observed 'Total: 41'", missing=False) == \
+        "it shows “Total: 41”; I expected “Total: 42”"
+    assert user_words(count, "observed 10 matching element(s)", missing=False) == \
+        "I counted 10; I expected 7"
+    missing = user_words(click, "no element matches role='button' name='Save'", missing=True)
+    assert missing == "I couldn't find the control to do that"
+    for s in (missing, user_words(click, "element is not enabled", missing=False)):
+        assert "role" not in s and "Save" not in s and "button" not in s
+
+
+def task(*checks: list[dict[str, Any]]) -> EvalTask:
+    return EvalTask.model_validate({
+        "id": "t0", "summary": "ladder", "type": "functionality", "weight": 1,
+        "criteria": [{"id": f"t0.c{i}", "text": f"criterion {i}", "check": c}
+                     for i, c in enumerate(checks)]})
+
+
+CHECKS = {
+    # relaxed locators: another role of the family, another name for the same words
+    "nav": ([{"expect_visible": {"role": "link", "name": "Orders", "exact": True}}],
+            "pass", "relaxed"),
+    "new": ([{"click": {"role": "button", "name": "New work order"}},
+             {"expect_visible": {"css": "#title"}}], "pass", "relaxed"),
+    # relaxed wording, numbers exact
+    "roast": ([{"expect_text": {"css": "#roast", "value": "Roast: Light"}}], "pass", "relaxed"),
+    "amount": ([{"expect_text": {"css": "#pay", "value": "$1,798.66"}}], "fail", "scripted"),
+    "labelled": ([{"expect_text": {"css": "#pay", "value": "Payment due: $1,798.65"}}],
+                 "pass", "relaxed"),
+    "labelled-amount": ([{"expect_text": {"css": "#pay", "value": "Payment due: $1,798.66"}}],
+                        "fail", "scripted"),
+    # adapted actions: a month + year pair, a radio group, a toggle button
+    "month": ([{"fill": {"label": "/first payment month/i", "value": "2025-02"}},
+               {"expect_value": {"css": "#month", "value": "February"}},
+               {"expect_value": {"css": "#year", "value": "2025"}}], "pass", "adapted"),
+    "method": ([{"select": {"label": "Repayment method", "option": "Equal principal"}},
+                {"eval": "document.querySelector('input[value=b]').checked"}],
+               "pass", "adapted"),
+    "dark": ([{"check": {"label": "Dark mode"}},
+              {"expect_attr": {"css": "#dark", "attr": "aria-pressed", "value": "true"}}],
+             "pass", "adapted"),
+    # intents written as such
+    "intent": ([{"choose": {"label": "Repayment method", "option": "Equal principal"}},
+                {"turn_on": {"name": "Dark mode", "role": "switch"}},
+                {"expect_attr": {"css": "#dark", "attr": "aria-pressed", "value": "true"}}],
+               "pass", "scripted"),
+    # a scoped intent stays in its scope (the unnamed form under the heading "New post"),
+    # never the toolbar's "Filter by kind" outside it
+    "scoped": ([{"choose": {"label": "Kind", "exact": True, "option": "Request",
+                            "within": {"role": "form", "name": "New post"}}},
+                {"set": {"label": "Title", "value": "Borrow a ladder",
+                         "within": {"role": "form", "name": "New post"}}},
+                {"eval": "document.querySelector('input[value=Request]').checked"},
+                {"expect_value": {"css": "#post-title", "value": "Borrow a ladder"}},
+                {"expect_value": {"css": "#filter", "value": "All"}}], "pass", "scripted"),
+    # an unnamed list under its heading; a heading nobody shows is no list
+    "titled": ([{"expect_count": {"role": "listitem", "count": 2,
+                                  "within": {"role": "list", "name": "Upcoming events"}}},
+                {"expect_text": {"role": "list", "name": "Upcoming events", "value": "Plant swap"}}],
+               "pass", "relaxed"),
+    "untitled": ([{"expect_count": {"role": "listitem", "count": 1,
+                                    "within": {"role": "list", "name": "Coming up"}}}],
+                 "not_found", "scripted"),
+    # a record shown as a card, found by its title (not by the notice or the button that
+    # mention it); its dates and amounts by value, whatever their format
+    "card": ([{"expect_text": {"role": "row", "name": "/Black Friday/", "value": "2026-11-20"}},
+              {"expect_text": {"role": "row", "name": "/Black Friday/", "value": "97 / 100"}},
+              {"expect_text": {"role": "row", "name": "/Black Friday/", "value": "$10.00"}}],
+             "pass", "relaxed"),
+    "card-date": ([{"expect_text": {"role": "row", "name": "/Black Friday/",
+                                    "value": "2026-11-21"}}], "fail", "relaxed"),
+    "card-other": ([{"expect_text": {"role": "row", "name": "/Summer sale/",
+                                     "value": "97 / 100"}}], "fail", "relaxed"),
+    # a field that shows once the one control saying it opens it is used ("+ Log hours");
+    # a link that shares a word but opens nothing ("Cost report") is not clicked for "Cost"
+    "reveal": ([{"set": {"label": "Hours", "value": "1.5"}},
+                {"expect_value": {"css": "#hours", "value": "1.5"}}], "pass", "adapted"),
+    "no-reveal": ([{"set": {"label": "Cost", "value": "3"}}], "not_found", "scripted"),
+    # a date for a group named like the field: its one date input, not a quick-pick button
+    "group-date": ([{"set": {"label": "First delivery", "value": "2026-03-17"}},
+                    {"expect_value": {"css": "#delivery", "value": "2026-03-17"}}],
+                   "pass", "scripted"),
+    # a field the page names otherwise, found by what its own name attribute says; a name
+    # two fields hold ("memo") is ambiguous and stays a miss
+    "by-attribute": ([{"fill": {"label": "Value", "value": "30"}},
+                      {"fill": {"label": "Campaign name", "value": "Cyber Monday"}},
+                      {"expect_value": {"css": "[name=value]", "value": "30"}}],
+                     "pass", "adapted"),
+    "attribute-ambiguous": ([{"fill": {"label": "Memo", "value": "x"}}], "not_found",
+                            "scripted"),
+    # an action that asks first: the check's next expectation waits for the answer the
+    # click asked for; a check naming the dialog's buttons in its own words finds them
+    "confirm": ([{"click": {"role": "button", "name": "Pause", "exact": True}},
+                 {"expect_text": {"css": "#sub-status", "value": "Paused"}}],
+                "pass", "adapted"),
+    "confirm-named": ([{"click": {"role": "button", "name": "Cancel subscription"}},
+                       {"click": {"role": "button", "name": "Confirm cancellation"}},
+                       {"expect_text": {"css": "#sub-status", "value": "Cancelled"}}],
+                      "pass", "relaxed"),
+    "keep-named": ([{"click": {"role": "button", "name": "Cancel subscription"}},
+                    {"click": {"role": "button", "name": "Keep subscription"}},
+                    {"expect_text": {"css": "#sub-status", "value": "Active"}}],
+                   "pass", "relaxed"),
+    # an option in the dialog a button opens, the dialog's only checkbox
+    "dialog-option": ([{"turn_on": {"label": "Verified with tenant"}},
+                       {"click": {"role": "button", "name": "Close order"}},
+                       {"expect_text": {"css": "#sub-status", "value": "Closed"}}],
+                      "pass", "adapted"),
+    # the app goes on to the new record's view after Create: the row is looked for back in
+    # the list the check was on
+    "back-to-list": ([{"click": {"role": "button", "name": "File request"}},
+                      {"expect_text": {"role": "row", "name": "/Broken window/", "value": "New"}}],
+                     "pass", "relaxed"),
+    # a control shown disabled is not offered; an enabled one still is
+    "disabled": ([{"expect_hidden": {"role": "button", "name": "Start work"}}],
+                 "pass", "relaxed"),
+    "enabled": ([{"expect_hidden": {"role": "button", "name": "Withdraw"}}],
+                "fail", "scripted"),
+    # the field a dialog of several fields opens on, for a field named like the dialog
+    "dialog-main-field": ([{"fill": {"label": "Part", "value": "Washer"}},
+                           {"expect_value": {"css": "#item", "value": "Washer"}},
+                           {"expect_value": {"css": "#price", "value": ""}}], "pass", "adapted"),
+    # an exact name's own form is its value: "full_name" is not "Full Name"
+    "exact-case": ([{"expect_visible": {"role": "heading", "name": "Full Name",
+                                        "exact": True}}], "not_found", "scripted"),
+    # "Go" after entering a code is the form's one submit button; "Redeem" after "Apply"
+    # is not that button again
+    "submit": ([{"fill": {"label": "Coupon code", "value": "BF20"}},
+                {"click": {"role": "button", "name": "Go", "exact": True}},
+                {"expect_text": {"css": "#tried", "value": "Checked BF20"}}], "pass", "relaxed"),
+    "not-submit": ([{"fill": {"label": "Coupon code", "value": "BF20"}},
+                    {"click": {"role": "button", "name": "Apply", "exact": True}},
+                    {"click": {"role": "button", "name": "Redeem", "exact": True}}],
+                   "not_found", "scripted"),
+    # an export read through the reference's preview field: the downloaded file says it
+    "export": ([{"expect_value": {"label": "Export preview", "value": "/^Ana Ruiz,Lisbon$/m"}}],
+               "pass", "adapted"),
+    "export-wrong": ([{"expect_value": {"label": "Export preview",
+                                        "value": "/^Ana Ruiz,Porto$/m"}}], "fail", "scripted"),
+    # a list's item is not the detail panel that shows the same name
+    "not-a-panel": ([{"expect_text": {"role": "listitem", "name": "Floss",
+                                      "value": "Wed, Sat"}}], "not_found", "scripted"),
+    # what must still fail: nothing like it, an ambiguous name, an option nobody offers
+    "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
+               "scripted"),
+    "ambiguous": ([{"click": {"role": "button", "name": "Save", "exact": True}}], "not_found", "scripted"),
+    "no-option": ([{"select": {"label": "Repayment method", "option": "Balloon"}}],
+                  "fail", "scripted"),
+    # a card named like the panel a check opens is not that panel (a mutant without the
+    # detail panel must still fail)
+    # a longer text that merely contains the word is something else
+    "no-brand": ([{"expect_visible": {"text": "Gather", "exact": True}}], "not_found",
+                 "scripted"),
+    "no-dialog": ([{"expect_visible": {"role": "dialog", "name": "Stripe payment integration"}}],
+                  "not_found", "scripted"),
+}
+
+
+@pytest.mark.browser
+async def test_the_ladder_on_an_app_nobody_here_wrote(static_server: Any) -> None:
+    server = static_server(PAGE)
+    names = list(CHECKS)
+    agent = ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2)
+    plain = ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2, ladder=False)
+    session = await agent.open(server.url)
+    try:
+        result = await session.evaluate(task(*(CHECKS[n][0] for n in names)))
+    finally:
+        await session.close()
+    for i, name in enumerate(names):
+        v = result.verdicts[i]
+        _, status, rung = CHECKS[name]
+        assert (v.status, v.decided_by) == (status, rung) or (
+            status != "pass" and v.status == status), (name, v)
+        if v.status != "pass":
+            assert v.seen and "role=" not in v.seen and "[" not in v.seen, (name, v.seen)
+        if v.decided_by in ("relaxed", "adapted"):  # visible in the evidence
+            assert any(g["kind"] == v.decided_by and g["taken"] for g in v.groundings), v
+    # without the ladder, every rescued check is decided as written
+    session = await plain.open(server.url)
+    try:
+        strict = await session.evaluate(task(*(CHECKS[n][0] for n in names)))
+    finally:
+        await session.close()
+    for i, name in enumerate(names):
+        if CHECKS[name][2] in ("relaxed", "adapted"):
+            assert strict.verdicts[i].status != "pass", name
+            assert strict.verdicts[i].decided_by == "scripted"
+
+
+REPLAN_PAGE = """<!doctype html><html lang="en"><body><h1>Coupons</h1>
+<div class="card"><h3>Black Friday</h3><p>Uses: <span id="uses">97</span> / 100</p>
+<details><summary>Actions</summary><a href="#" id="rec">Log a redemption</a></details></div>
+<script>document.getElementById('rec').addEventListener('click', e => { e.preventDefault();
+  document.getElementById('uses').textContent = '98'; });</script></body></html>"""
+
+
+class ReplanSite:
+    """REPLAN_PAGE served, a check whose button the page does not have, and a ``file``
+    grounding backend whose queue, answers and cache live in ``tmp_path``."""
+
+    check = [{"click": {"role": "button", "name": "Record use", "exact": True}},
+             {"expect_text": {"css": "#uses", "value": "98"}}]
+
+    def __init__(self, static_server: Any, tmp_path: Path) -> None:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "index.html").write_text(REPLAN_PAGE)
+        self.url = static_server(site).url
+        self.cache, self.queue = tmp_path / "cache.json", tmp_path / "queue.jsonl"
+        self.answers = tmp_path / "a.jsonl"
+        self.grounding = {"backend": "file", "cache": str(self.cache), "queue": str(self.queue),
+                          "answers": str(self.answers), "kinds": ["replan"]}
+
+    async def verdict(self, grounding: dict[str, Any] | None = None) -> Any:
+        s = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2,
+                                  grounding=grounding or self.grounding).open(self.url)
+        try:
+            return (await s.evaluate(task(self.check))).verdicts[0]
+        finally:
+            await s.close()
+
+
+@pytest.mark.browser
+async def test_replanned_checks_come_from_answers_validated_and_cached(
+        static_server: Any, tmp_path: Path) -> None:
+    """A check the deterministic rungs cannot carry through (its action is hidden behind a
+    disclosure) goes to the model as a re-planning request; through the ``file`` backend the
+    request is queued, answered in a file, validated (a rewrite that changes an expected value
+    is rejected), cached, and replayed from the cache alone."""
+    import json
+
+    site = ReplanSite(static_server, tmp_path)
+    grounding, queue, answers = site.grounding, site.queue, site.answers
+    verdict = site.verdict
+
+    first = await verdict(grounding)
+    assert first.status == "not_found" and first.decided_by == "scripted"
+    (request,) = [json.loads(line) for line in queue.read_text().splitlines()]
+    assert request["kind"] == "replan" and "Record use" in request["prompt"]
+    assert "'98'" in request["prompt"]  # the value every rewrite must keep is spelled out
+
+    def answer(value: str) -> None:
+        answers.write_text(json.dumps({"id": request["id"], "reply": {"steps": [
+            {"goto": "/"}, {"click": {"text": "Actions"}},
+            {"click": {"role": "link", "name": "Log a redemption"}},
+            {"expect_text": {"css": "#uses", "value": value}}], "reason": "behind Actions"}}))
+
+    answer("97")  # a rewrite that changes what is expected is rejected: the miss stands
+    rejected = await verdict(grounding)
+    assert rejected.status == "not_found"
+    assert any(g["kind"] == "replan" and "not kept" in g["reason"] for g in rejected.groundings)
+    answer("98")
+    replanned = await verdict(grounding)
+    assert (replanned.status, replanned.decided_by) == ("pass", "replanned"), replanned
+    # offline replay: the cache alone, no answers, no queue
+    answers.unlink()
+    replay = await verdict({"backend": "file", "cache": str(site.cache), "kinds": ["replan"]})
+    assert (replay.status, replay.decided_by) == ("pass", "replanned")
+    assert any(g["kind"] == "replan" and g["cached"] for g in replay.groundings)
+
+
+
+@pytest.mark.browser
+async def test_a_replanned_check_that_misses_beyond_the_original_is_a_miss(
+        static_server: Any, tmp_path: Path) -> None:
+    """A rewrite longer than the check it replaces, missing at a step the original does not
+    have, is reported as that step's miss (not as a harness error)."""
+    import json
+
+    site = ReplanSite(static_server, tmp_path)
+    queue, answers = site.queue, site.answers
+    verdict = site.verdict
+
+    await verdict()
+    (request,) = [json.loads(line) for line in queue.read_text().splitlines()]
+    answers.write_text(json.dumps({"id": request["id"], "reply": {"steps": [
+        {"goto": "/"}, {"click": {"text": "Actions"}},
+        {"click": {"role": "link", "name": "Delete coupon", "exact": True}},
+        {"expect_text": {"css": "#uses", "value": "98"}}], "reason": "guess"}}))
+    v = await verdict()
+    assert (v.status, v.decided_by, v.step) == ("not_found", "replanned", 2), v
+    assert v.locator and "Delete coupon" in v.locator
+
+CHART = FIXTURES / "chart"
+CHART_CHECKS = [
+    # the columns counted by what pointing along the chart shows, one reading per year
+    [{"expect_points": {"role": "region", "name": "Payments by year", "count": 20}}],
+    # the 2041 column has no name and no label: it is found by pointing until it says 2041
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2041"}},
+     {"expect_text": {"text": "/Paid/", "value": "Year 2041 Paid $1,110.00"}}],
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2030"}},
+     {"point_at": {"role": "region", "name": "Payments by year", "at": "2033"}},
+     {"expect_text": {"text": "/Paid/", "value": "Year 2033 Paid $1,030.00"}}],
+    # a year the chart does not have
+    [{"point_at": {"role": "region", "name": "Payments by year", "at": "2052"}}],
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("broken, verdicts", [
+    ("", ["pass", "pass", "pass", "fail"]),
+    ("count", ["fail", "pass", "pass", "fail"]),   # a column short
+    ("tip", ["pass", "fail", "fail", "fail"]),     # running totals in the tooltip
+])
+async def test_charts_are_read_by_pointing_along_them(static_server: Any, broken: str,
+                                                      verdicts: list[str]) -> None:
+    server = static_server(CHART)
+    path = f"/?broken={broken}" if broken else "/"
+    checks = [[{"goto": path}, *c] for c in CHART_CHECKS]
+    session = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=2).open(server.url)
+    try:
+        result = await session.evaluate(task(*checks))
+    finally:
+        await session.close()
+    got = [v.status for v in result.verdicts]
+    assert got == verdicts, [(v.status, v.reason) for v in result.verdicts]
+    for v in result.verdicts:
+        if v.status != "pass":
+            assert "chart" in v.seen and "[" not in v.seen or "shows" in v.seen, v.seen
