@@ -17,6 +17,7 @@ fails the cell instead: recorded in its failed.json, never scored, tried again o
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import os
@@ -115,8 +116,8 @@ async def evaluate_round(spec: CellSpec, bt: BenchTask, workspace: Path, ui_agen
     outcome = await evaluate_workspace(bt, workspace, ui_agent, deployer, settings,
                                        evidence_dir=store.evidence_dir(cell_id, r),
                                        artifact=artifact)
-    outcome.evaluation.key = key
-    return outcome
+    return dataclasses.replace(outcome, evaluation=outcome.evaluation.model_copy(
+        update={"key": key}))
 
 
 def probe_settings(spec: CellSpec, prober: Any) -> ProbeSettings | None:

@@ -21,7 +21,7 @@ from asuka.pairwise import judge_presentation
 from asuka.protocol.audit import audited
 from asuka.protocol.dag import run_protocol
 from asuka.protocol.passes import majority
-from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation
+from asuka.schema import BenchTask, EvalTaskResult, ProbeReport, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.usage import Usage
 from asuka.vocabulary import Protocol
@@ -126,11 +126,13 @@ async def evaluate_served(bench_task: BenchTask, base_url: str, ui_agent: UIAgen
             bench_task.task, dag, evaluator, protocol=settings.protocol,
             threshold=settings.threshold, concurrency=settings.concurrency,
             max_retry=settings.max_retry)
-        evaluation.operability = operability
         # while the candidate is still served: the presentation tasks, judged against the
         # reference app (an empty dict for a task without any)
-        evaluation.pairwise, judged = await judge_presentation(
+        pairwise, judged = await judge_presentation(
             bench_task, base_url, settings.pairwise, evidence_dir)
+        # each stage returns its part; the round's evaluation is assembled, never edited
+        evaluation = evaluation.model_copy(update={"operability": operability,
+                                                   "pairwise": pairwise})
         return evaluation, [*session.usage(), *judged]
     finally:
         await session.close()
@@ -153,10 +155,12 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
         result = deployment.result
         if not result.ok or not result.url:
             ev = deploy_failure(bench_task, settings, result)
-            ev.source = inspect_sources(bench_task, Path(workspace))
-            ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
-                                     model=settings.jury_model, passes=settings.passes)
-            await _probe(settings, bench_task, ev, None, Path(workspace))
+            ev = ev.model_copy(update={"source": inspect_sources(bench_task, Path(workspace))})
+            jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
+                                  model=settings.jury_model, passes=settings.passes)
+            ev = ev.model_copy(update={"jury": jury})
+            ev = ev.model_copy(update={"probes": await _probe(settings, bench_task, ev, None,
+                                                              Path(workspace))})
             return EvalOutcome(ev, result, list(ev.probes.usage) if ev.probes else [],
                                timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
@@ -164,15 +168,16 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
                                           evidence_dir, artifact=artifact,
                                           source=Path(workspace))
         if ev.operability is not None and ev.operability.ok is False:  # B = 0
-            ev.source = inspect_sources(bench_task, Path(workspace))
+            ev = ev.model_copy(update={"source": inspect_sources(bench_task, Path(workspace))})
         # on the same artifact, still served: the build and code engineers read records and
         # files, a persona UI evaluator opens a session of its own
-        ev.jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
-                                 result.url, evidence_dir, settings.jury_model,
-                                 settings.passes)
+        jury = await run_jury(settings.jury, bench_task, Path(workspace), result, ev,
+                              result.url, evidence_dir, settings.jury_model, settings.passes)
+        ev = ev.model_copy(update={"jury": jury})
         usage += [u for j in ev.jury.values() for u in j.usage]
         # last, while still served: the diagnostics of the executed failures
-        await _probe(settings, bench_task, ev, result.url, Path(workspace))
+        ev = ev.model_copy(update={"probes": await _probe(settings, bench_task, ev, result.url,
+                                                          Path(workspace))})
         usage += ev.probes.usage if ev.probes else []
         return EvalOutcome(ev, result, usage,
                            {"deploy_s": t_deploy, "evaluate_s": time.perf_counter() - t1})
@@ -181,9 +186,10 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
 
 
 async def _probe(settings: EvalSettings, bench_task: BenchTask, ev: RoundEvaluation,
-                 url: str | None, workspace: Path) -> None:
-    if settings.probes is not None:
-        from asuka.probes import run_probes
+                 url: str | None, workspace: Path) -> ProbeReport | None:
+    """The probes' report on the round's executed failures (None without probes)."""
+    if settings.probes is None:
+        return None
+    from asuka.probes import run_probes
 
-        ev.probes = await run_probes(settings.probes, bench_task, ev, url, workspace,
-                                     settings.history)
+    return await run_probes(settings.probes, bench_task, ev, url, workspace, settings.history)
