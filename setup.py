@@ -17,6 +17,8 @@ BENCH = ["tasks", "prds", "dags", "subsets.yaml", "evaluators", "feedback_templa
 class BuildWithBenchmark(build_py):
     def run(self) -> None:
         super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads the checkout, where the folders already are
         dest = Path(self.build_lib) / "asuka" / "_bench"
         for name in BENCH:
             src = ROOT / name
