@@ -1,5 +1,8 @@
 # `make run` and `make test` do all set-up themselves (see scripts/setup.sh).
 PY := .venv/bin/python
+# the suite on every core (one worker per core, a test file's tests on one worker: they share
+# module fixtures); PYTEST_ARGS= runs it in one process
+PYTEST_ARGS ?= -n auto --dist loadfile
 export ANONYMIZED_TELEMETRY := false
 
 .PHONY: setup run test clean
