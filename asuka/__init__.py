@@ -11,8 +11,9 @@ The loop in a few names (each imported on first use, so ``import asuka`` stays l
     asuka.run_sweep(specs, {t.id: t for t in tasks}, store)    # rounds of agent, deploy,
     asuka.build_report(store.root)                              # UI agent, user; then tables
 
-``run_cell`` runs one cell (a coroutine), ``evaluate_workspace`` judges one app directory along
-the task's DAG, ``Deployer`` serves a workspace. The ``asuka`` command mirrors these.
+``run_cell`` runs one cell (a coroutine returning its typed ``CellResult``),
+``evaluate_workspace`` judges one app directory along the task's DAG, ``Deployer`` serves a
+workspace. The ``asuka`` command mirrors these.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _API = {
     "expand": "asuka.loop.experiments",
     "CellSpec": "asuka.log.cellspec",
     "run_cell": "asuka.loop.cell",
+    "CellResult": "asuka.log.records",
     "run_sweep": "asuka.loop.sweep",
     "RunStore": "asuka.log.store",
     "RoundRecord": "asuka.log.records",

@@ -11,6 +11,7 @@ import yaml
 from asuka.codeagents.base import AgentRoundResult
 from asuka.log.cellspec import CellSpec
 from asuka.log.provenance import cell_provenance
+from asuka.log.records import CellResult
 from asuka.log.store import RoundRecord, RunStore
 from asuka.schema import BenchTask, EvalTaskResult, RoundEvaluation, Verdict
 from asuka.usage import Usage
@@ -115,8 +116,8 @@ def record_cell(store: RunStore, bt: BenchTask, spec: CellSpec, rounds: list[Rou
         store.finish_round(spec.cell_id, RoundRecord(
             round=r, evaluation=ev, agent=AgentRoundResult(usage=usage), feedback="fb"))
     if finished:
-        store.finish_cell(spec.cell_id, {"cell_id": spec.cell_id, "rounds_run": len(rounds),
-                                         "budget": spec.rounds, "stopped_early": stopped_early})
+        store.finish_cell(spec.cell_id, CellResult(cell_id=spec.cell_id, rounds_run=len(rounds),
+                                                   budget=spec.rounds, stopped_early=stopped_early))
     return spec.cell_id
 
 

@@ -119,9 +119,9 @@ def register(app: typer.Typer) -> None:
         save_run_config(store, [spec], root)
         deployer = ExternalDeployer(url) if url else Deployer()
         result = asyncio.run(run_cell(spec, bt, store, deployer))
-        if result.get("status") == "failed":
-            err.print(f"[red]could not evaluate[/red] ({result['kind']} error): "
-                      f"{escape(str(result['reason']))}")
+        if result.status == "failed":
+            err.print(f"[red]could not evaluate[/red] ({result.kind} error): "
+                      f"{escape(str(result.reason))}")
             raise typer.Exit(1)
         rec = store.load_round(spec.cell_id, 1)
         if not rec.evaluation.deploy_ok:

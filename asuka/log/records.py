@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from asuka.schema import RoundEvaluation
 from asuka.usage import Usage
@@ -53,3 +53,28 @@ class RoundRecord(BaseModel):
     timings: dict[str, float] = {}
     # a sequential cell's step: {"task": eval task id, "index": its position, "attempt": n}
     step: dict[str, Any] | None = None
+
+
+class CellResult(BaseModel):
+    """How a cell ended. A finished cell's is its ``result.json``; a failed cell's record is its
+    ``failed.json``, and ``run_cell`` returns it as a result with status ``failed``."""
+
+    # a round strategy's own measures (Web-Bench's Pass@1, Pass@2, recovery) and a
+    # re-evaluation's source ride along as extra fields
+    model_config = ConfigDict(extra="allow")
+
+    cell_id: str
+    status: Literal["finished", "failed"] = "finished"
+    rounds_run: int = 0
+    budget: int | None = None
+    stopped_early: bool = False
+    all_passed: bool | None = None
+    mode: str | None = None
+    # a failed cell: whose failure (setup, harness, ...), why, and in which round
+    kind: str | None = None
+    reason: str | None = None
+    round: int | None = None
+
+    def record(self) -> dict[str, Any]:
+        """As result.json holds it (fields left unset are not written)."""
+        return self.model_dump(mode="json", exclude_none=True)

@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from asuka.dag import feedback_view
-from asuka.log.records import AgentRoundResult, DeployResult, RoundRecord
+from asuka.log.records import AgentRoundResult, CellResult, DeployResult, RoundRecord
 from asuka.log.scoring import (
     Shape,
     passed_criteria,
@@ -118,7 +118,7 @@ class CellRecorder(Protocol):
     def fail_cell(self, cell_id: str, reason: str, kind: str = "setup",
                   round: int | None = None) -> None: ...
 
-    def finish_cell(self, cell_id: str, result: dict[str, Any]) -> None: ...
+    def finish_cell(self, cell_id: str, result: CellResult) -> None: ...
 
     def is_finished(self, cell_id: str) -> bool: ...
 
@@ -247,15 +247,15 @@ class RunStore:
                 n += 1
             p.rename(p.with_name(f"{FAILED_FILE}.{n}"))
 
-    def finish_cell(self, cell_id: str, result: dict[str, Any]) -> None:
-        write_json(self.cell_dir(cell_id) / RESULT_FILE, result)
+    def finish_cell(self, cell_id: str, result: CellResult) -> None:
+        write_json(self.cell_dir(cell_id) / RESULT_FILE, result.record())
         with closing(self._db()) as db:
             db.execute("update cells set status=?, updated_at=? where cell_id=?",
                        ("done", time.time(), cell_id))
 
-    def cell_result(self, cell_id: str) -> dict[str, Any] | None:
+    def cell_result(self, cell_id: str) -> CellResult | None:
         p = self.cell_dir(cell_id) / RESULT_FILE
-        return read_json(p) if p.exists() else None
+        return CellResult.model_validate(read_json(p)) if p.exists() else None
 
     # ---------------------------------------------------------------- rounds
 

@@ -39,6 +39,7 @@ from asuka.errors import SetupError, preflight
 from asuka.evaluators import EVALUATORS_OPTION, default_jury
 from asuka.log.cellspec import CellSpec
 from asuka.log.provenance import asuka_version, cell_provenance, changed_parts
+from asuka.log.records import CellResult
 from asuka.log.scoring import Shape
 from asuka.log.store import WORKSPACE_DIR, RoundRecord, RunStore
 from asuka.pairwise import OPTION as PAIRWISE_OPTION
@@ -210,7 +211,7 @@ def with_unsandboxed_agents(spec: CellSpec) -> CellSpec:
 
 
 async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Deployer,
-                   on_progress: ProgressCb | None = None) -> dict:
+                   on_progress: ProgressCb | None = None) -> CellResult:
     """Run (or resume) one cell and return its result record: ``status`` is ``finished``, or
     ``failed`` (with ``kind`` and ``reason``, also in the cell's failed.json) when it could not
     run for a reason that is not the agent's. A failed cell is never scored."""
@@ -225,13 +226,13 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
         if changed and not store.is_finished(cell_id):
             store.fail_cell(cell_id, f"task {bt.id} changed since the cell started "
                                      f"({', '.join(changed)}); use another run id", "setup")
-            return {"cell_id": cell_id, "status": "failed", "kind": "setup",
-                    "reason": f"task {bt.id} changed since the cell started", "round": None}
+            return CellResult(cell_id=cell_id, status="failed", kind="setup",
+                              reason=f"task {bt.id} changed since the cell started")
     else:
         settings["provenance"] = cell_provenance(bt, settings)
     store.start_cell(cell_id, settings)
     if store.is_finished(cell_id):
-        return store.cell_result(cell_id) or {}
+        return store.cell_result(cell_id) or CellResult(cell_id=cell_id)
     store.clear_failure(cell_id)
     try:
         run = CellRun.start(spec, bt, store, deployer, on_progress)
@@ -243,8 +244,8 @@ async def run_cell(spec: CellSpec, bt: BenchTask, store: RunStore, deployer: Dep
     except Exception as exc:  # noqa: BLE001 - a cell's failure is recorded, never raised
         failure = exc if isinstance(exc, CellFailed) else CellFailed("harness", _describe(exc))
         store.fail_cell(cell_id, failure.reason, failure.kind, failure.round)
-        return {"cell_id": cell_id, "status": "failed", "kind": failure.kind,
-                "reason": failure.reason, "round": failure.round}
+        return CellResult(cell_id=cell_id, status="failed", kind=failure.kind,
+                          reason=failure.reason, round=failure.round)
     store.finish_cell(cell_id, result)
     shutil.rmtree(live_cell_dir(store, cell_id), ignore_errors=True)
     return result
@@ -326,21 +327,20 @@ class CellRun:
         return rec
 
 
-async def _run_rounds(run: CellRun) -> dict:
+async def _run_rounds(run: CellRun) -> CellResult:
     spec, history = run.spec, run.history
     stopped_early = bool(history) and _all_passed(history[-1])
     r = len(history)
     while r < spec.rounds and not stopped_early:
         r += 1
         stopped_early = _all_passed(await run.play(r))
-    return {"cell_id": spec.cell_id, "status": "finished", "rounds_run": len(history),
-            "budget": spec.rounds,
-            "stopped_early": stopped_early and len(history) < spec.rounds,
-            "all_passed": bool(history) and _all_passed(history[-1])}
+    return CellResult(cell_id=spec.cell_id, rounds_run=len(history), budget=spec.rounds,
+                      stopped_early=stopped_early and len(history) < spec.rounds,
+                      all_passed=bool(history) and _all_passed(history[-1]))
 
 
 # How a cell spends its rounds, by ``CellSpec.mode``: the paper's loop here; Web-Bench's
 # sequential mode registers itself from its own module (asuka.loop.sequential), so the cell
 # never imports a strategy.
-RoundStrategy = Callable[[CellRun], Awaitable[dict]]
+RoundStrategy = Callable[[CellRun], Awaitable[CellResult]]
 ROUND_STRATEGIES: dict[str, RoundStrategy] = {"rounds": _run_rounds}

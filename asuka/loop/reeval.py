@@ -30,6 +30,7 @@ from asuka.deploy import Deployer
 from asuka.log.cellspec import CellSpec
 from asuka.log.contracts import DEFAULT_TAU
 from asuka.log.provenance import cell_provenance, changed_parts, enforce
+from asuka.log.records import CellResult
 from asuka.log.scoring import Shape
 from asuka.log.store import RoundRecord, RunStore
 from asuka.loop.cell import evaluate_round, split_ui_options
@@ -84,7 +85,7 @@ def _start_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpec,
 
 async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpec,
                        bt: BenchTask, deployer: Deployer,
-                       on_event: OnEvent | None) -> dict | None:
+                       on_event: OnEvent | None) -> CellResult | None:
     new_id = new.cell_id
     _start_cell(src, dest, cell_id, new, bt)
     dest.clear_failure(new_id)
@@ -124,11 +125,11 @@ async def _reeval_cell(src: RunStore, dest: RunStore, cell_id: str, new: CellSpe
     if last is None and source_rounds:
         last = dest.load_round(new_id, source_rounds[-1].round)
     view = feedback_view(last.evaluation) if last else {}
-    result = {"cell_id": new_id, "rounds_run": len(source_rounds), "budget": new.rounds,
-              "stopped_early": bool(old_result.get("stopped_early")),
-              "all_passed": bool(last and last.evaluation.deploy_ok
-                                 and all(x.status == "passed" for x in view.values())),
-              "reeval_of": {"run": src.root.name, "cell": cell_id}}
+    result = CellResult(cell_id=new_id, rounds_run=len(source_rounds), budget=new.rounds,
+                        stopped_early=old_result.stopped_early,
+                        all_passed=bool(last and last.evaluation.deploy_ok
+                                        and all(x.status == "passed" for x in view.values())),
+                        reeval_of={"run": src.root.name, "cell": cell_id})
     dest.finish_cell(new_id, result)
     return result
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from asuka.log.records import RoundRecord
+from asuka.log.records import CellResult, RoundRecord
 from asuka.log.sequence import sequence_metrics, step_passed
 from asuka.loop.cell import ROUND_STRATEGIES, CellRun
 from asuka.schema import BenchTask
@@ -52,7 +52,7 @@ def where(history: Sequence[RoundRecord], attempts: int) -> tuple[int, int, bool
     return int(last["index"]), int(last["attempt"]), True
 
 
-async def run_sequence(run: CellRun) -> dict:
+async def run_sequence(run: CellRun) -> CellResult:
     spec, bt = run.spec, run.bt
     n = len(bt.task.eval_tasks)
     k, attempt, stopped = where(run.history, spec.rounds)
@@ -61,9 +61,9 @@ async def run_sequence(run: CellRun) -> dict:
         await run.play(len(run.history) + 1, step_task(bt, k), step)
         k, attempt, stopped = where(run.history, spec.rounds)
     metrics = sequence_metrics(run.history, n)
-    return {"cell_id": spec.cell_id, "status": "finished", "rounds_run": len(run.history),
-            "budget": spec.rounds * n, "stopped_early": stopped, "mode": "sequential",
-            "all_passed": metrics["passed"] == n, **metrics}
+    return CellResult(cell_id=spec.cell_id, rounds_run=len(run.history), budget=spec.rounds * n,
+                      stopped_early=stopped, mode="sequential",
+                      all_passed=metrics["passed"] == n, **metrics)
 
 
 ROUND_STRATEGIES["sequential"] = run_sequence

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from asuka.log.cellspec import CellSpec
+from asuka.log.records import CellResult
 from asuka.log.store import RunStore
 from asuka.loop.cell import run_cell
 from asuka.loop.executor import run_pool
@@ -30,14 +31,14 @@ async def _run_local(specs: list[CellSpec], tasks: Mapping[str, BenchTask], stor
                        spec, error or cell_failure(res)))
 
 
-def cell_failure(result: dict) -> str | None:
+def cell_failure(result: CellResult) -> str | None:
     """Why a cell failed (a setup or harness error; never scored), or None if it finished."""
-    if result.get("status", "finished") == "finished":
+    if result.status == "finished":
         return None
-    return f"{result.get('kind')} error: {result.get('reason')}"
+    return f"{result.kind} error: {result.reason}"
 
 
-def ray_cell(spec_json: str, task_json: str, run_root: str) -> dict:
+def ray_cell(spec_json: str, task_json: str, run_root: str) -> CellResult:
     """One cell inside a Ray worker (the run directory must be on a shared file system)."""
     from asuka.deploy import Deployer
 

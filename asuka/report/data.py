@@ -28,6 +28,7 @@ from asuka.benchmark.loading import default_bench_dir, load_bench
 from asuka.dag import CriterionDag, apply_gating, feedback_view
 from asuka.log.cellspec import CellSpec
 from asuka.log.provenance import ProvenanceCheck, check_run, enforce
+from asuka.log.records import CellResult
 from asuka.log.scoring import Estimate, Round, RoundMetrics, Shape, mean_ci, round_metrics
 from asuka.log.store import RoundRecord, RunStore
 from asuka.schema import BenchTask
@@ -99,7 +100,7 @@ class CellData:
     spec: dict
     bt: BenchTask | None
     records: list[RoundRecord]
-    result: dict | None
+    result: CellResult | None
     failure: dict | None = None
     _metrics: dict = field(default_factory=dict, repr=False)
     _regated: dict = field(default_factory=dict, repr=False)

@@ -76,7 +76,7 @@ def cell_summary(c: CellData) -> dict:
             "protocol": s["protocol"], "threshold": s["threshold"], "seed": s["seed"],
             "user": s["user"], "ui": s["ui"], "verbosity": c.verbosity, "budget": c.budget,
             "rounds_run": len(c.records),
-            "stopped_early": bool(c.result and c.result.get("stopped_early")),
+            "stopped_early": bool(c.result and c.result.stopped_early),
             "finished": True, "rounds": rounds}
 
 

@@ -323,9 +323,9 @@ def test_a_sequential_run_with_the_llm_agent_and_its_replay(tmp_path, llm_server
     retry = json.dumps(llm_server.requests[4].body)
     assert "click + twice" in retry and "toHaveText" in retry
     result = store.cell_result(cell)
-    assert result["pass_at_1"] == pytest.approx(1 / 3)
-    assert result["pass_at_2"] == pytest.approx(2 / 3)
-    assert result["recovery"] == pytest.approx(1 / 2) and result["stopped_early"]
+    assert result.pass_at_1 == pytest.approx(1 / 3)
+    assert result.pass_at_2 == pytest.approx(2 / 3)
+    assert result.recovery == pytest.approx(1 / 2) and result.stopped_early
 
     # the same workspaces replayed: the specs decide the same
     res = runner.invoke(app, ["run", "--bench", str(bench), "--task", "wb-tally",

@@ -71,7 +71,7 @@ async def test_cli_agent_in_docker_sees_only_its_workspace(
         bench=sentinel_bench, other_live=other))
 
     result = await run_cell(spec, bt, store, Deployer())
-    assert result["status"] == "finished", result
+    assert result.status == "finished", result
     for r in (1, 2):
         record = store.load_round(spec.cell_id, r).agent
         probes = [ln for ln in record.transcript.splitlines() if ln.startswith("PROBE ")]

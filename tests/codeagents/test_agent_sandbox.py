@@ -98,7 +98,7 @@ async def test_cli_agent_sees_only_its_workspace(tmp_path: Path, sentinel_bench:
         bench=sentinel_bench, other_live=other))
 
     result = await run_cell(spec, bt, store, Deployer())
-    assert result["status"] == "finished", result
+    assert result.status == "finished", result
     for r in (1, 2):
         transcript = store.load_round(spec.cell_id, r).agent.transcript
         probes = [ln for ln in transcript.splitlines() if ln.startswith("PROBE ")]

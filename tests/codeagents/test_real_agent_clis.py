@@ -252,7 +252,7 @@ async def two_rounds_sealed(tool: str, program: str, model_cls: type, tmp_path: 
         result = await run_cell(spec, bt, store, Deployer())
     finally:
         server.stop()
-    assert result["status"] == "finished", result
+    assert result.status == "finished", result
     if getattr(model, "probes", True):
         # the probe's output went back to the model: nothing of the answers, the store, a key
         outputs = tool_outputs(server)

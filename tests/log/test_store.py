@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.cli import app
-from asuka.log.records import AgentRoundResult, RoundRecord
+from asuka.log.records import AgentRoundResult, CellResult, RoundRecord
 from asuka.log.store import (
     DONE_FILE,
     FORMAT_VERSION,
@@ -44,8 +44,8 @@ def test_the_store_is_a_cell_recorder_and_resumes_by_complete_rounds(tmp_path: P
     assert not store.round_dir("c", 2).exists()
     assert (store.cell_dir("c") / "round-2.aborted-1" / "half-written.json").exists()
     assert not store.is_finished("c")
-    store.finish_cell("c", {"cell_id": "c", "rounds_run": 1})
-    assert store.is_finished("c") and store.cell_result("c")["rounds_run"] == 1
+    store.finish_cell("c", CellResult(cell_id="c", rounds_run=1))
+    assert store.is_finished("c") and store.cell_result("c").rounds_run == 1
 
 
 def test_a_newer_format_is_refused_clearly(tmp_path: Path) -> None:

@@ -130,4 +130,4 @@ async def test_llm_agent_two_round_loop_on_a_bundled_task(llm_server: ScriptedLL
     assert "task 14 /" in r1.feedback
     assert "task 14 /" in json.dumps(llm_server.requests[2].body)  # round 2 got the feedback
     assert all(r.status == "passed" for r in r2.evaluation.results.values())
-    assert result["rounds_run"] == 2 and result["all_passed"]
+    assert result.rounds_run == 2 and result.all_passed

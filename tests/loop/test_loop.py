@@ -124,7 +124,7 @@ async def test_prd_start_and_early_stop(mini, tmp_path):
     spec = CellSpec(task="mini-todo", agent_options={"profile": "perfect"}, rounds=3,
                     start="prd", ui_options=PATIENT)
     result = await run_cell(spec, mini, store, Deployer())
-    assert result["rounds_run"] == 1 and result["stopped_early"] and result["all_passed"]
+    assert result.rounds_run == 1 and result.stopped_early and result.all_passed
     assert "Everything I tested works" in store.load_round(spec.cell_id, 1).feedback
     # a finished cell is skipped on re-run
     again = await run_cell(spec, mini, store, Deployer())

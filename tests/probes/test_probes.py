@@ -281,7 +281,7 @@ touch LEFT_BY_PROBE
                     feedback="failures+probes", probes="llm", probe_options={"model": model})
     store = RunStore(tmp_path / "run")
     result = await run_cell(spec, bt, store, Deployer())
-    assert result["status"] == "finished", result
+    assert result.status == "finished", result
     r1 = store.load_rounds(spec.cell_id)[0]
     probes = r1.evaluation.probes
     assert probes.fired and probes.backend == "llm" and probes.errors == [], probes
