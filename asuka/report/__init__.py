@@ -33,9 +33,9 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
     out = [table for _, table in sorted(placed, key=lambda p: p[0])]
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))
-    if (run.root / "annotations.sqlite").is_file():  # an agreement study on this run
-        from asuka.annotate import human_agreement
+    from asuka.annotate import ANNOTATIONS_FILE, human_agreement
 
+    if (run.root / ANNOTATIONS_FILE).is_file():  # an agreement study on this run
         types = {(c.task, et.id): et.type for c in run.cells if c.bt
                  for et in c.bt.task.eval_tasks}
         out.append(t.humans_table(human_agreement(run.root, types)))
