@@ -134,9 +134,10 @@ def _pydantic_problems(exc: ValidationError, rel: str, data: Any,
 def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> None:
     folder = bench / "tasks" / task.id
     et_ids = Counter(et.id for et in task.eval_tasks)
-    for i, n in et_ids.items():
+    for et_id, n in et_ids.items():
         if n > 1:
-            problems.append(Problem(rel, f"eval_tasks({i})", f"duplicate evaluation task id {i!r}"))
+            problems.append(Problem(rel, f"eval_tasks({et_id})",
+                                    f"duplicate evaluation task id {et_id!r}"))
     crit_ids = Counter(c.id for et in task.eval_tasks for c in et.criteria)
     for c, n in crit_ids.items():
         if n > 1:
@@ -170,10 +171,11 @@ def _check_task(task: Task, bench: Path, rel: str, problems: list[Problem]) -> N
                 problems.append(Problem(rel, f"features.{name}.broken",
                                         "no '@broken' variant of that feature in the reference app"))
             elif "broken" in marked[name]:
-                for file, ids in dangling_lookups(ref, name).items():
+                for file, dangling in dangling_lookups(ref, name).items():
                     problems.append(Problem(
                         rel, f"features.{name}",
-                        f"the broken variant looks up {', '.join('#' + i for i in sorted(ids))} "
+                        f"the broken variant looks up "
+                        f"{', '.join('#' + i for i in sorted(dangling))} "
                         f"in {task.reference}/{file}, which nothing defines once the feature is "
                         "broken (repeat the feature's markup inside an '@broken' block)"))
         for name in sorted(set(marked) - set(task.features)):

@@ -15,7 +15,7 @@ import hashlib
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from asuka.log.provenance import hash_files, task_definition, task_files
 from asuka.schema import BenchTask
@@ -54,7 +54,7 @@ def write_proof(bench_task: BenchTask, report: object) -> Path:
     return path
 
 
-def _format(record: dict) -> str:
+def _format(record: dict[str, Any]) -> str:
     """JSON with one line per mutant run: short enough to read in a diff."""
     head = {k: v for k, v in record.items() if k != "runs"}
     lines = [json.dumps(r) for r in record["runs"]]

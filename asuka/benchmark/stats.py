@@ -63,13 +63,13 @@ def bench_stats(tasks: list[BenchTask]) -> BenchStats:
     s.eval_tasks = len(ets)
     s.criteria = sum(len(et.criteria) for et in ets)
     s.checked_criteria = sum(c.check is not None for et in ets for c in et.criteria)
-    types = Counter(et.type for et in ets)
+    types: Counter[str] = Counter(et.type for et in ets)
     s.types = {t: types[t] / len(ets) for t in TASK_TYPES}
     s.weight_mean = sum(et.weight for et in ets) / len(ets)
     depths = [CriterionDag.of(t.task, t.dag).depth() for t in tasks]
     s.dag_depth_mean = sum(depths) / len(depths)
     s.dag_depth_max = max(depths)
-    cats = Counter(t.task.category for t in tasks)
+    cats: Counter[str] = Counter(t.task.category for t in tasks)
     s.categories = {c: cats[c] / len(tasks) for c in CATEGORIES}
     s.tasks_with_contracts = sum(any(et.core for et in t.task.eval_tasks) for t in tasks)
     s.core_tasks = sum(et.core for et in ets)
@@ -77,8 +77,8 @@ def bench_stats(tasks: list[BenchTask]) -> BenchStats:
     pairwise = [p for t in tasks for p in t.task.pairwise]
     s.pairwise_tasks = len(pairwise)
     # JoyFrontBench counts its pairwise tasks in the capability distribution too
-    caps = Counter([et.capability for et in ets if et.capability]
-                   + [p.capability for p in pairwise])
+    caps: Counter[str] = Counter([et.capability for et in ets if et.capability]
+                                  + [p.capability for p in pairwise])
     labelled = sum(caps.values())
     s.capabilities = {c: caps[c] / labelled for c in CAPABILITIES} if labelled else None
     tiers = Counter(difficulty(t)[0] for t in tasks)

@@ -34,6 +34,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict, cast
 
 import yaml
 
@@ -106,6 +107,17 @@ class WebBenchImport:
     left_out: list[LeftOut] = field(default_factory=list)
 
 
+class _EvalTaskEntry(TypedDict):
+    """One evaluation task as ``import_project`` writes it into task.yaml."""
+
+    id: str
+    summary: str
+    type: str
+    weight: int
+    spec: str
+    criteria: list[dict[str, str]]
+
+
 class WebBenchError(ValueError):
     """A project that cannot be imported: which file, and why."""
 
@@ -150,7 +162,7 @@ def checkout_root(project: Path) -> Path | None:
     return None
 
 
-def read_tasks(project: Path) -> list[dict]:
+def read_tasks(project: Path) -> list[dict[str, Any]]:
     """The project's tasks, from ``tasks.jsonl`` (one JSON object a line) or ``tasks.yml`` (a
     YAML list), each with an id and a description."""
     path = task_file(project)
@@ -175,7 +187,7 @@ def read_tasks(project: Path) -> list[dict]:
             raise WebBenchError(f"{path}: expected a list of tasks, got "
                                 f"{type(data).__name__}")
         rows = [(f"{path}: task {n}", row) for n, row in enumerate(data, 1)]
-    out = []
+    out: list[dict[str, Any]] = []
     for where, row in rows:
         if not isinstance(row, dict) or not row.get("id") or not row.get("description"):
             raise WebBenchError(f"{where}: a task needs an id and a description")
@@ -187,7 +199,7 @@ def read_tasks(project: Path) -> list[dict]:
     return out
 
 
-def package_json(path: Path) -> dict:
+def package_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -195,7 +207,7 @@ def package_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def dependencies(package: dict) -> dict[str, str]:
+def dependencies(package: dict[str, Any]) -> dict[str, str]:
     """name -> range of a package.json's dependencies and devDependencies."""
     deps: dict[str, str] = {}
     for key in ("dependencies", "devDependencies"):
@@ -247,7 +259,8 @@ def _ignore_modules(_dir: str, names: list[str]) -> set[str]:
     return {n for n in names if n == "node_modules"}
 
 
-def _local_ranges(package: dict, libraries: dict[str, Path], prefix: str) -> dict:
+def _local_ranges(package: dict[str, Any], libraries: dict[str, Path], prefix: str
+                  ) -> dict[str, Any]:
     """``workspace:*`` ranges rewritten to the carried libraries' local paths."""
     for key in ("dependencies", "devDependencies"):
         deps = package.get(key)
@@ -288,7 +301,7 @@ def config_file(project: Path) -> Path | None:
     return next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
 
 
-def read_playwright_config(project: Path, timeout_s: float = 30) -> dict:
+def read_playwright_config(project: Path, timeout_s: float = 30) -> dict[str, Any]:
     """The project's Playwright config, evaluated by node as Web-Bench's evaluator sees it
     (``IS_EVAL_PRODUCTION``, ``EVAL_PROJECT_ROOT=src``, the port ``PORT_PLACEHOLDER``); paths
     into the project come back relative to it (``./assets``)."""
@@ -325,12 +338,13 @@ def read_playwright_config(project: Path, timeout_s: float = 30) -> dict:
             raise WebBenchError(f"{config}: node could not load it: {last[:300]}")
         text = done.stdout.replace(str(work) + "/", "./").replace(str(work), ".")
         try:
-            return json.loads(text)
+            # read-config.cjs prints one JSON object
+            return cast(dict[str, Any], json.loads(text))
         except json.JSONDecodeError as exc:
             raise WebBenchError(f"{config}: unreadable answer from node: {exc}") from None
 
 
-def serve_spec(project: Path, config: dict) -> ServeSpec:
+def serve_spec(project: Path, config: dict[str, Any]) -> ServeSpec:
     """The task's ``serve``: the config's (first) ``webServer`` with the port as ``{port}``."""
     servers = config.get("webServer") or []
     if not servers or not servers[0].get("command"):
@@ -364,7 +378,8 @@ def import_project(project: Path, bench: Path) -> Imported:
     task_id = PREFIX + name
     rows = read_tasks(project)
     libraries = workspace_libraries(project)
-    eval_tasks, skipped = [], []
+    eval_tasks: list[_EvalTaskEntry] = []
+    skipped: list[str] = []
     for row in rows:
         tid = str(row["id"])
         spec = project / "test" / f"{tid}.spec.js"
@@ -418,7 +433,7 @@ def import_project(project: Path, bench: Path) -> Imported:
                     sum(len(e["criteria"]) for e in eval_tasks), skipped, sorted(libraries))
 
 
-def _prd(name: str, rows: list[dict]) -> str:
+def _prd(name: str, rows: list[dict[str, Any]]) -> str:
     lines = [f"# {name} (Web-Bench)", "", "The project's tasks, in the order they are built:", ""]
     for r in rows:
         level = f" ({r['level']})" if r.get("level") else ""

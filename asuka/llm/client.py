@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import ValidationError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
@@ -34,6 +34,14 @@ log = logging.getLogger("asuka.llm")
 
 RETRY_STATUS = {408, 409, 429}
 CONFIG_STATUS = {401: "unauthorized", 403: "forbidden", 404: "not found"}
+
+
+class _ErrorContext(TypedDict):
+    """The keyword arguments every LLMError raised for a failed call carries."""
+
+    provider: str
+    model: str
+    attempts: int
 
 
 def _sdk_errors(provider: str) -> tuple[type, type, type]:
@@ -92,7 +100,7 @@ class LLMClient:
     Usage is accumulated per round in ``usage_by_round``; the caller sets ``client.round``
     before a round's calls (``usage_for(round)`` reads it back)."""
 
-    def __init__(self, spec: ModelSpec | str | dict, role: str = "") -> None:
+    def __init__(self, spec: ModelSpec | str | dict[str, Any], role: str = "") -> None:
         self.spec = ModelSpec.coerce(spec)
         self.role = role
         self.round = 0
@@ -170,7 +178,8 @@ class LLMClient:
         ra = retry_after_s(exc) if exc is not None else None
         if ra is not None:
             return min(ra, self.spec.retry_after_cap_s)
-        base = min(self.spec.backoff_s * 2 ** (state.attempt_number - 1), self.spec.backoff_max_s)
+        base = min(self.spec.backoff_s * 2.0 ** (state.attempt_number - 1),
+                   self.spec.backoff_max_s)
         return base * (0.5 + random.random() / 2)
 
     def _before_sleep(self, state: RetryCallState) -> None:
@@ -196,7 +205,8 @@ class LLMClient:
         spec = self.spec
         status_err, conn_err, timeout_err = _sdk_errors(spec.provider)
         where = f" at base_url {spec.effective_base_url()}" if spec.effective_base_url() else ""
-        ctx = {"provider": spec.provider, "model": spec.model, "attempts": attempts}
+        ctx: _ErrorContext = {"provider": spec.provider, "model": spec.model,
+                              "attempts": attempts}
         key = self._key_or_empty()
         if isinstance(exc, LLMError):
             return exc

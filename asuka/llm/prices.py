@@ -29,7 +29,8 @@ def price_table() -> dict[str, dict[str, float]]:
     return table
 
 
-def lookup(model: str, table: dict[str, dict[str, float]] | None = None) -> dict | None:
+def lookup(model: str, table: dict[str, dict[str, float]] | None = None
+           ) -> dict[str, float] | None:
     """Exact name first, else the longest table key the model name starts with
     (``gpt-4o-mini-2024-07-18`` -> ``gpt-4o-mini``)."""
     table = price_table() if table is None else table
@@ -39,7 +40,7 @@ def lookup(model: str, table: dict[str, dict[str, float]] | None = None) -> dict
     return table[max(keys, key=len)] if keys else None
 
 
-def cost_usd(price: dict | None, input_tokens: int, output_tokens: int,
+def cost_usd(price: dict[str, float] | None, input_tokens: int, output_tokens: int,
              cached_tokens: int = 0) -> float | None:
     """``input_tokens`` includes the cached ones, which are billed at ``cached_input``."""
     if not price:

@@ -68,21 +68,21 @@ def _parse_args(raw: str | None) -> dict[str, Any]:
 # A user message's content is a string, or a list of neutral parts: {"type": "text", "text"}
 # and {"type": "image", "media_type": "image/png", "data": <base64>} (vision models).
 
-def _part_kind(part: dict) -> str:
+def _part_kind(part: dict[str, Any]) -> str:
     kind = part.get("type")
-    if kind not in ("text", "image"):
+    if not isinstance(kind, str) or kind not in ("text", "image"):
         raise ValueError(f"unknown content part type {kind!r} (known: text, image)")
     return kind
 
 
-def _openai_part(part: dict) -> dict[str, Any]:
+def _openai_part(part: dict[str, Any]) -> dict[str, Any]:
     if _part_kind(part) == "text":
         return {"type": "text", "text": str(part.get("text", ""))}
     url = f"data:{part.get('media_type', 'image/png')};base64,{part['data']}"
     return {"type": "image_url", "image_url": {"url": url}}
 
 
-def _anthropic_part(part: dict) -> dict[str, Any]:
+def _anthropic_part(part: dict[str, Any]) -> dict[str, Any]:
     if _part_kind(part) == "text":
         return {"type": "text", "text": str(part.get("text", ""))}
     return {"type": "image", "source": {"type": "base64",
@@ -92,8 +92,9 @@ def _anthropic_part(part: dict) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- OpenAI (and compatible)
 
-def openai_request(spec: ModelSpec, messages: list[dict], tools: list[dict] | None,
-                   json_schema: dict | None, json_mode: bool,
+def openai_request(spec: ModelSpec, messages: list[dict[str, Any]],
+                   tools: list[dict[str, Any]] | None,
+                   json_schema: dict[str, Any] | None, json_mode: bool,
                    temperature: float | None, max_tokens: int | None) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
     for m in messages:
@@ -168,7 +169,7 @@ def openai_result(resp: Any, spec: ModelSpec) -> ChatResult:
 
 # ---------------------------------------------------------------- Anthropic
 
-def _append(out: list[dict], role: str, blocks: list[dict]) -> None:
+def _append(out: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
     """Anthropic wants alternating roles: merge consecutive messages of one role."""
     if out and out[-1]["role"] == role:
         out[-1]["content"].extend(blocks)
@@ -176,8 +177,9 @@ def _append(out: list[dict], role: str, blocks: list[dict]) -> None:
         out.append({"role": role, "content": list(blocks)})
 
 
-def anthropic_request(spec: ModelSpec, messages: list[dict], tools: list[dict] | None,
-                      json_schema: dict | None, json_mode: bool,
+def anthropic_request(spec: ModelSpec, messages: list[dict[str, Any]],
+                      tools: list[dict[str, Any]] | None,
+                      json_schema: dict[str, Any] | None, json_mode: bool,
                       temperature: float | None, max_tokens: int | None) -> dict[str, Any]:
     system: list[str] = []
     out: list[dict[str, Any]] = []
@@ -190,7 +192,7 @@ def anthropic_request(spec: ModelSpec, messages: list[dict], tools: list[dict] |
         elif role == "user":
             _append(out, "user", [{"type": "text", "text": str(m.get("content", ""))}])
         elif role == "assistant":
-            blocks: list[dict] = []
+            blocks: list[dict[str, Any]] = []
             if m.get("content"):
                 blocks.append({"type": "text", "text": m["content"]})
             blocks += [{"type": "tool_use", "id": tc["id"], "name": tc["name"],

@@ -1,6 +1,6 @@
 """Static checks in the suite: ruff (errors, unused and undefined names, import order) over the
-code, and mypy strict over the core's data, the run log and the evaluation engine (the files
-pyproject.toml's [tool.mypy] lists)."""
+code, and mypy strict over the core (data, llm clients, benchmark loading), the run log and the
+evaluation engine (the files pyproject.toml's [tool.mypy] lists)."""
 
 from __future__ import annotations
 

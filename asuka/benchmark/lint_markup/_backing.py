@@ -104,7 +104,7 @@ class Backing:
         self.data = prose("\n".join(data.values())) + " | " + " | ".join(sorted(self.strings))
         self.placeholder_text = " | ".join(_placeholder_spots(self.prd))
         self._stems: dict[str, str] = {}
-        self._values: dict[tuple, list[str]] = {}
+        self._values: dict[tuple[str, bool, tuple[str, ...]], list[str]] = {}
         self._ident: dict[tuple[str, str], bool] = {}
 
     # -- markup names
@@ -139,7 +139,7 @@ class Backing:
         if where is None:
             if any(text in h for h in (self.prd, self.query, self.data, *typed.texts)):
                 return True
-            hays = (self.prd, self.query)
+            hays: tuple[str, ...] = (self.prd, self.query)
         else:
             if text in where:
                 return True

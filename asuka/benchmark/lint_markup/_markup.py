@@ -48,7 +48,10 @@ def eval_names(js: str) -> dict[str, set[str]]:
     storage keys it reads or writes."""
     out: dict[str, set[str]] = {"id": set(), "class": set(), "attribute": set(), "tag": set(),
                                 "storage": set()}
-    clean = lambda s: re.sub(r"\$\{[^}]*\}", "", s)  # noqa: E731
+
+    def clean(s: str) -> str:  # template-literal substitutions dropped
+        return re.sub(r"\$\{[^}]*\}", "", s)
+
     for m in _JS_SELECTOR.finditer(js):
         for k, v in selector_names(clean(m[2])).items():
             out[k] |= v
@@ -74,7 +77,11 @@ def chain(loc: Locator | None) -> Iterator[Locator]:
         loc = loc.within
 
 
-def markup_findings(step: CheckStep, back: Backing, prd_name: str) -> Iterator[tuple]:
+# what a step's findings are yielded as: (kind, via, subjects, reason[, severity])
+RawFinding = tuple[str, str, list[str], str] | tuple[str, str, list[str], str, str]
+
+
+def markup_findings(step: CheckStep, back: Backing, prd_name: str) -> Iterator[RawFinding]:
     """(kind, via, subjects, reason[, severity]) of each unbacked markup read of a step."""
     sources: list[tuple[str, str, dict[str, set[str]]]] = []
     for loc in chain(step.locator):
@@ -87,7 +94,8 @@ def markup_findings(step: CheckStep, back: Backing, prd_name: str) -> Iterator[t
         sources.append(("eval", "eval", eval_names(step.arg)))
     if step.op == "expect_attr":
         attr, value = str(step.params.get("attr", "")), step.params.get("value")
-        names = {"id": set(), "class": set(), "attribute": set(), "tag": set()}
+        names: dict[str, set[str]] = {"id": set(), "class": set(), "attribute": set(),
+                                      "tag": set()}
         if attr.lower().startswith("data-"):
             names["attribute"].add(attr)
         if attr == "class" and isinstance(value, str):

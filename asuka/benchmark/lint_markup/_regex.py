@@ -7,22 +7,26 @@ suffices); this walks the tree the regex parser behind ``re`` builds.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from asuka.benchmark.lint_markup._text import wordy
 
 try:  # the regex parser behind `re` (public as sre_parse up to 3.10)
-    import re._parser as _sre  # type: ignore[import-not-found]
+    import re._parser as _sre
 except ImportError:  # pragma: no cover
-    import sre_parse as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre
+
+# an item of the parser's tree: (opcode, argument), the argument's shape depending on the opcode
+Item = tuple[Any, Any]
 
 
-def parse(body: str) -> list:
+def parse(body: str) -> list[Item]:
     """The parsed items of a regex (case ignored), for ``unbacked_runs``."""
     return list(_sre.parse(body, re.I))
 
 
-def unbacked_runs(items: list, backed, prefix: str = "") -> list[str]:
+def unbacked_runs(items: list[Item], backed: Callable[[str], bool], prefix: str = ""
+                  ) -> list[str]:
     """Walk a parsed regex: literal runs (whitespace classes count as a space) must be backed
     when wordy; of an alternation one alternative must be (``prefix``: the literal text before
     an alternation, which the parser factors out of ``Sunday|Saturday``)."""
@@ -35,7 +39,7 @@ def unbacked_runs(items: list, backed, prefix: str = "") -> list[str]:
         if run and wordy(run) and not backed(run):
             missing.append(run)
 
-    def branch(alts: list) -> None:
+    def branch(alts: list[Any]) -> None:
         head = "".join(buf)
         buf.clear()
         results = [unbacked_runs(list(a), backed, head) for a in alts]

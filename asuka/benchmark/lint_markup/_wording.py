@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from asuka.benchmark.lint_markup._backing import Backing, Typed
-from asuka.benchmark.lint_markup._markup import chain
+from asuka.benchmark.lint_markup._markup import RawFinding, chain
 from asuka.benchmark.lint_markup._text import short
 from asuka.schema import CheckStep, is_regex
 
@@ -16,7 +16,7 @@ _NAME_KEYS = ("name", "label", "placeholder", "text", "alt", "title")
 
 
 def wording_findings(step: CheckStep, back: Backing, typed: Typed, prd_name: str
-                     ) -> Iterator[tuple]:
+                     ) -> Iterator[RawFinding]:
     """(kind, via, subjects, reason) of each unbacked name, option or expected text of a step."""
     for loc in chain(step.locator):
         for key in _NAME_KEYS:
