@@ -60,6 +60,12 @@ SNAPSHOT = """- heading "Maintenance desk" [level=1]
     # a date shown without its year is the dated one with the same day; another day is not
     ("Tue 17 Mar 2026", "Next: Tue 17 Mar", True),
     ("Tue 17 Mar 2026", "Next: Tue 24 Mar", False),
+    # words of two statements: a number between them, or the label shown with another amount
+    ("Total $9.49", "Subtotal $9.49 Shipping $4.99 Total $14.48", False),
+    ("Total $9.49", "$9.49 Shipping $4.99 Total", False),
+    ("Total $9.49", "Subtotal $9.49 · Total: $9.49", True),
+    ("Total $9.49", "$9.49 in total", True),
+    ("Showing 3 posts", "Showing 3 of 12 posts", True),     # a unit after its number
 ])
 def test_same_words(expected: str, observed: str, holds: bool) -> None:
     assert same_words(expected, observed) is holds

@@ -19,7 +19,9 @@ normalisation. Both are conservative, because a broken app must still fail:
 - **Relaxed wording** (``same_words``): the expected text holds when the observed text says the
   same words in another form or order within a short window ("Light roast" for "Roast: Light",
   "250g" for "250 g", "Basket 0" for "Basket (0)"), while every number stays exact after
-  normalising thousands separators and currency symbols, and numbers keep their order.
+  normalising thousands separators and currency symbols, and numbers keep their order; a label
+  and its number must not be split by another number, and a label the page shows with another
+  number ("Total $14.48") is not matched by its words found elsewhere.
 
 Nothing here acts on the page except reading it; ``asuka.uiagents.scripted.ladder`` decides when a rung
 runs and records what it took (``Verdict.groundings`` entries of kind ``relaxed``).
@@ -227,10 +229,41 @@ def same_words(expected: str, observed: str, *, contains: bool = True) -> bool:
         return False
     if not contains:
         return sorted(want) == sorted(have) and _numbers(want) == _numbers(have)
+    if _contradicted(want, have):
+        return False
     width = min(len(have), len(want) + 2)
     for start in range(0, max(1, len(have) - width + 1)):
         window = have[start:start + width]
-        if _holds(want, window):
+        if _holds(want, window) and not _crosses_a_number(want, window):
+            return True
+    return False
+
+
+def _contradicted(want: list[str], have: list[str]) -> bool:
+    """The page states a wanted label with another number right after it, and never with the
+    wanted one ("Total $14.48" when "Total $9.49" is expected): the wanted words found
+    elsewhere ("Subtotal $9.49 Shipping $4.99 Total") are not that label's value."""
+    for label, value in zip(want, want[1:]):
+        if _is_number(label) or not _is_number(value):
+            continue
+        after = [b for a, b in zip(have, have[1:]) if a == label and _is_number(b)]
+        if after and not any(_same(value, b) for b in after):
+            return True
+    return False
+
+
+def _crosses_a_number(want: list[str], window: list[str]) -> bool:
+    """A wanted label and the number it states ("Total $9.49") stand in ``window`` only with
+    another number between them: they belong to two statements ("$9.49 Shipping $4.99
+    Total"). A unit after its number ("3 of 12 posts") is not a label."""
+    for label, value in zip(want, want[1:]):
+        if _is_number(label) or not _is_number(value):
+            continue
+        at = [i for i, t in enumerate(window) if t == label]
+        of = [i for i, t in enumerate(window) if _same(value, t)]
+        if at and of and all(any(_is_number(t) and not _same(value, t)
+                                 for t in window[min(a, b) + 1:max(a, b)])
+                             for a in at for b in of):
             return True
     return False
 
