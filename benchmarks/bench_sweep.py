@@ -9,12 +9,17 @@ Chromium processes and the deployed app servers) with psutil. Configurations:
     after     the defaults: fast absence, screenshots of failed tasks, reuse, one cell at a time
     after-c2  the defaults with two cells at once (likewise after-c3)
 
+    auto      the defaults with the cells at once ``asuka run`` sizes to the machine
+
 Prints wall time and peak memory per configuration and the ratios to the first, and checks that
-every configuration reached the same numbers in every cell round (the simulated agent is
-deterministic in its seed, so any difference is the evaluator or the load changing verdicts).
+every configuration reached the same verdict on every criterion of every cell round (the
+simulated agent is deterministic in its seed, so any difference is the evaluator or the load
+changing verdicts): each differing verdict is printed. ``--repeat N`` runs every configuration N
+times, interleaved (c1, auto, c1, auto, ...), and compares every run with the first.
 The tasks default to the main subset (subsets.yaml), what ``make run`` runs.
 
     .venv/bin/python benchmarks/bench_sweep.py                         # before,after; main subset
+    .venv/bin/python benchmarks/bench_sweep.py --configs after,auto --repeat 3   # issue 36
     .venv/bin/python benchmarks/bench_sweep.py --configs after,after-c2 --task kanban-board
     .venv/bin/python benchmarks/bench_sweep.py --bench tests/fixtures/bench --all-tasks
 """
@@ -44,6 +49,7 @@ CONFIGS: dict[str, dict] = {
     "after": {"cells": 1},
     "after-c2": {"cells": 2},
     "after-c3": {"cells": 3},
+    "auto": {"cells": "auto"},
 }
 
 
@@ -57,7 +63,7 @@ def tree_rss(proc: psutil.Process) -> int:
     return total
 
 
-def measure(name: str, args: argparse.Namespace, out: Path) -> dict:
+def measure(name: str, args: argparse.Namespace, out: Path, rep: int = 0) -> dict:
     config = CONFIGS[name]
     experiment = yaml.safe_load(args.experiment.read_text())
     if config.get("ui_options"):
@@ -66,10 +72,11 @@ def measure(name: str, args: argparse.Namespace, out: Path) -> dict:
         experiment["ui"] = {**ui, "options": {**ui.get("options", {}), **config["ui_options"]}}
     if args.bench is None and "bench" in experiment:  # relative to the original file
         experiment["bench"] = str((args.experiment.parent / experiment["bench"]).resolve())
-    exp_file = out / f"{name}.yaml"
+    run_id = f"bench-{name}" + (f"-{rep + 1}" if args.repeat > 1 else "")
+    exp_file = out / f"{run_id}.yaml"
     exp_file.write_text(yaml.safe_dump(experiment))
     cmd = [sys.executable, "-m", "asuka.cli", "sweep", str(exp_file), "--cells",
-           str(config["cells"]), "--out", str(out), "--run-id", f"bench-{name}"]
+           str(config["cells"]), "--out", str(out), "--run-id", run_id]
     if not config.get("reuse", True):
         cmd.append("--no-reuse")
     if args.bench:
@@ -101,9 +108,24 @@ def measure(name: str, args: argparse.Namespace, out: Path) -> dict:
     if proc.returncode != 0:
         sys.exit(f"sweep {name} failed ({proc.returncode}):\n{stderr[-2000:]}")
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return {"name": name, "wall_s": wall, "peak_tree_mb": peak[0] / 2**20,
-            "largest_process_mb": largest / 2**20,
-            "outcomes": outcomes(out / f"bench-{name}" / SUMMARY_FILE)}
+    return {"name": name if args.repeat == 1 else f"{name} #{rep + 1}", "wall_s": wall,
+            "peak_tree_mb": peak[0] / 2**20, "largest_process_mb": largest / 2**20,
+            "outcomes": outcomes(out / run_id / SUMMARY_FILE),
+            "verdicts": verdicts(out / run_id)}
+
+
+def verdicts(run: Path) -> dict[tuple[str, int, str], str]:
+    """(cell, round, criterion) -> the criterion's verdict, from every round's verdicts.json
+    (a reused round holds the verdicts it took). The cell is named by its id without the
+    trailing digest, which covers the UI options that differ between configurations."""
+    out = {}
+    for f in sorted(run.glob("*/round-*/verdicts.json")):
+        cell = f.parent.parent.name.rpartition("_")[0]
+        rnd = int(f.parent.name.split("-")[1])
+        for res in json.loads(f.read_text())["results"].values():
+            for v in res["verdicts"]:
+                out[(cell, rnd, v["criterion_id"])] = v["status"]
+    return out
 
 
 def outcomes(summary: Path) -> dict[tuple[str, int], tuple]:
@@ -128,6 +150,8 @@ def main() -> None:
     ap.add_argument("--max-rounds", type=int, default=None)
     ap.add_argument("--configs", default="before,after",
                     help=f"configurations to compare, the first the base ({', '.join(CONFIGS)})")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each configuration "
+                    "(interleaved; every run is compared with the first)")
     ap.add_argument("--interval", type=float, default=0.2, help="memory sampling period (s)")
     ap.add_argument("--keep", type=Path, default=None,
                     help="write the runs here (kept) instead of a temporary directory")
@@ -146,12 +170,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="asuka-bench-") as tmp:
         out = args.keep or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            r = measure(name, args, out)
-            results.append(r)
-            print(f"{name}: wall {r['wall_s']:.1f} s, peak memory of the process tree "
-                  f"{r['peak_tree_mb']:.0f} MiB (largest single process "
-                  f"{r['largest_process_mb']:.0f} MiB)", flush=True)
+        for rep in range(args.repeat):
+            for name in names:
+                r = measure(name, args, out, rep)
+                results.append(r)
+                print(f"{r['name']}: wall {r['wall_s']:.1f} s, peak memory of the process tree "
+                      f"{r['peak_tree_mb']:.0f} MiB (largest single process "
+                      f"{r['largest_process_mb']:.0f} MiB)", flush=True)
     base = results[0]
     for r in results[1:]:
         print(f"{r['name']} vs {base['name']}: wall time x{r['wall_s'] / base['wall_s']:.2f} "
@@ -162,6 +187,20 @@ def main() -> None:
         print(f"{r['name']} vs {base['name']}: {len(base['outcomes']) - len(differ)} of "
               f"{len(base['outcomes'])} cell rounds measured the same"
               + ("" if not differ else "; differing: " + ", ".join(f"{c} r{n}" for c, n in differ)))
+        changed = sorted(k for k in base["verdicts"].keys() | r["verdicts"].keys()
+                         if base["verdicts"].get(k) != r["verdicts"].get(k))
+        print(f"{r['name']} vs {base['name']}: {len(base['verdicts']) - len(changed)} of "
+              f"{len(base['verdicts'])} verdicts the same")
+        for cell, rnd, crit in changed:
+            print(f"  verdict differs: {cell} round {rnd} {crit}: "
+                  f"{base['verdicts'].get((cell, rnd, crit))} vs "
+                  f"{r['verdicts'].get((cell, rnd, crit))}")
+    walls: dict[str, list[float]] = {}
+    for r in results:
+        walls.setdefault(r["name"].split(" #")[0], []).append(r["wall_s"])
+    if args.repeat > 1:
+        for name, ws in walls.items():
+            print(f"{name}: wall {', '.join(f'{w:.1f}' for w in ws)} s (mean {sum(ws) / len(ws):.1f} s)")
 
 
 if __name__ == "__main__":

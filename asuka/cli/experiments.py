@@ -61,8 +61,9 @@ def sweep(
     run_id: Annotated[str | None, typer.Option(
         help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
     out: Annotated[Path, typer.Option(help="Directory that holds runs.")] = Path("runs"),
-    cells: Annotated[int | None, typer.Option(
-        min=1, help="Cells run at once (default: the experiment's `cells`).")] = None,
+    cells: Annotated[str | None, typer.Option(
+        help="Cells run at once: a number, or auto (one per core, as memory allows; "
+             "default: the experiment's `cells`).")] = None,
     browser_concurrency: Annotated[int | None, typer.Option(
         min=1, help="Browser contexts at once per cell (default: the experiment's).")] = None,
     bench: BenchOpt = None,
@@ -87,6 +88,7 @@ def sweep(
     """Run an experiment grid: every cell of EXPERIMENT, with bounded concurrency and resume."""
     from asuka.benchmark.loading import load_bench
     from asuka.loop.cell import with_unsandboxed_agents
+    from asuka.loop.executor import cells_at_once, parse_cells
     from asuka.loop.experiments import ExperimentError, expand, load_experiment
     from asuka.loop.progress import CellProgress
     from asuka.loop.runner import new_run_id, save_run_config, table1
@@ -120,9 +122,12 @@ def sweep(
     bench_dir = Path(tasks[0].root).parent.parent.resolve() if tasks else Path(".")
     save_run_config(store, specs, bench_dir, reuse, exp.tau)
     store.write_experiment({"file": str(experiment), "experiment": exp.model_dump(mode="json")})
-    n_cells = cells or exp.cells
+    try:
+        n_cells = parse_cells(cells) if cells is not None else exp.cells
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--cells") from None
     console.print(f"run [bold]{rid}[/bold]: {exp.name}: {len(specs)} cell(s), "
-                  f"{n_cells} at once, executor {executor}")
+                  f"{cells_at_once(n_cells, len(specs))} at once, executor {executor}")
     try:
         with CellProgress(specs, store, console) as bars:
             summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=n_cells,

@@ -69,7 +69,8 @@ def run(
     run_id: Annotated[str | None, typer.Option(
         help="Run id; an existing one is resumed (finished cells are skipped).")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Browser contexts at once.")] = 3,
-    cells: Annotated[int, typer.Option(min=1, help="Cells run at once.")] = 1,
+    cells: Annotated[str, typer.Option(
+        help="Cells run at once: a number, or auto (one per core, as memory allows).")] = "auto",
     unsandboxed_agents: Annotated[bool, typer.Option(
         "--unsandboxed-agents", help="Where no sandbox can be had, run agent processes (cli "
                                      "agents, the llm agent's shell) unsealed: they can then "
@@ -82,11 +83,16 @@ def run(
     from asuka.cli.experiments import before_running
     from asuka.log.store import SUMMARY_FILE, RunStore
     from asuka.loop.cell import with_unsandboxed_agents
+    from asuka.loop.executor import cells_at_once, parse_cells
     from asuka.loop.experiments import ExperimentError, expand, parse_experiment
     from asuka.loop.progress import CellProgress
     from asuka.loop.runner import new_run_id, save_run_config, table1
     from asuka.loop.sweep import run_sweep
 
+    try:
+        at_once = parse_cells(cells)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--cells") from None
     if rounds is None:
         rounds = 2 if mode == "sequential" else 3
     root = bench_dir(bench)
@@ -141,9 +147,10 @@ def run(
     rid = run_id or new_run_id()
     store = RunStore(out / rid)
     save_run_config(store, specs, root, reuse)
-    console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each")
+    console.print(f"run [bold]{rid}[/bold]: {len(specs)} cell(s), {rounds} round(s) each, "
+                  f"{cells_at_once(at_once, len(specs))} at once")
     with CellProgress(specs, store, console) as bars:
-        summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=cells,
+        summary = run_sweep(specs, {t.id: t for t in tasks}, store, cells=at_once,
                             on_round=bars.on_round, on_done=bars.on_done)
     console.print(table1(summary, title=f"{rid}: cumulative weighted task pass rate (%)",
                          plain=not console.is_terminal))

@@ -195,7 +195,8 @@ class Experiment(Grid):
     probes: RoleSpec = RoleSpec(backend="scripted")
     concurrency: int = Field(default=3, ge=1)   # browser contexts per cell
     max_retry: int = Field(default=3, ge=0)
-    cells: int = Field(default=1, ge=1)         # cells at once (sweep --cells overrides)
+    # cells at once: a number, or auto (sized to the machine); sweep --cells overrides
+    cells: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"
     # the acceptance contracts' completion threshold (JoyFrontBench's tau): scoring only, so
     # not an axis; `asuka report --tau` shows a run at another one
     tau: float = Field(default=0.8, gt=0, le=1)

@@ -12,7 +12,7 @@ from asuka.log.cellspec import CellSpec
 from asuka.log.records import CellResult
 from asuka.log.store import RunStore
 from asuka.loop.cell import run_cell
-from asuka.loop.executor import run_pool
+from asuka.loop.executor import Cells, cells_at_once, run_pool
 from asuka.report.summary import summarize
 from asuka.schema import BenchTask
 
@@ -82,11 +82,12 @@ def _run_ray(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunSt
 
 
 def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunStore, *,
-              cells: int = 1, executor: str = "local", ray_address: str | None = None,
+              cells: Cells = "auto", executor: str = "local", ray_address: str | None = None,
               on_round: OnRound | None = None, on_done: OnDone | None = None,
               tick: Callable[[], None] | None = None) -> dict:
-    """Run (or resume: finished cells are skipped) every cell, at most ``cells`` at once, then
-    write and return summary.json (with ``failed_cells`` and ``skipped_cells``)."""
+    """Run (or resume: finished cells are skipped) every cell, at most ``cells`` at once
+    (``auto``: sized to the machine, ``asuka.loop.executor.machine_cells``), then write and
+    return summary.json (with ``failed_cells`` and ``skipped_cells``)."""
     if executor not in ("local", "ray"):
         raise ValueError(f"unknown executor {executor!r}; known: local, ray")
     def done(spec: CellSpec, error: str | None) -> None:
@@ -94,10 +95,11 @@ def run_sweep(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunS
             on_done(spec, error)
 
     todo = [s for s in specs if not store.is_finished(s.cell_id)]
+    at_once = cells_at_once(cells, len(todo))
     if executor == "local":
-        asyncio.run(_run_local(todo, tasks, store, cells, on_round, done))
+        asyncio.run(_run_local(todo, tasks, store, at_once, on_round, done))
     else:
-        _run_ray(todo, tasks, store, cells, ray_address, done, tick)
+        _run_ray(todo, tasks, store, at_once, ray_address, done, tick)
     summary = summarize(store, dict(tasks))  # lists the failed cells (failed.json) itself
     summary.update(skipped_cells=len(specs) - len(todo))
     store.write_summary(summary)

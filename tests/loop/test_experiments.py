@@ -151,12 +151,31 @@ repeats: 2
     ("agents: [{backend: sim}, {backend: sim, profile: medium}]", "exp.yaml",
      "distinct label"),
     ("agents: []", "agents", "at least 1"),
+    ("agents: [{backend: sim}]\ncells: 0", "exp.yaml:3: cells", "greater than or equal to 1"),
+    ("agents: [{backend: sim}]\ncells: many", "exp.yaml:3: cells", "'auto'"),
 ])
 def test_validation_errors_name_file_field_and_reason(body, where, reason):
     with pytest.raises(ExperimentError) as info:
         _parse(f"name: bad\n{body}\n")
     msg = str(info.value)
     assert where in msg and reason in msg, msg
+
+
+def test_cells_at_once_default_to_the_machine() -> None:
+    """``cells: auto`` (the default of experiments and of ``asuka run``): one cell per core,
+    no more than memory carries at about 1 GiB a cell, no more than there are cells."""
+    from asuka.loop.executor import cells_at_once, machine_cells, parse_cells
+
+    assert _parse("name: x\nagents: [{backend: sim}]\n").cells == "auto"
+    assert machine_cells(12, cpus=2, available_gib=20) == 2
+    assert machine_cells(12, cpus=8, available_gib=3.5) == 3       # memory-bound
+    assert machine_cells(1, cpus=8, available_gib=20) == 1          # one cell
+    assert machine_cells(12, cpus=4, available_gib=0.3) == 1        # never none
+    assert 1 <= cells_at_once("auto", 12) <= 12 and cells_at_once(3, 12) == 3
+    assert parse_cells("auto") == "auto" and parse_cells("2") == 2
+    for bad in ("0", "two"):
+        with pytest.raises(ValueError, match="--cells"):
+            parse_cells(bad)
 
 
 def test_unknown_task_and_yaml_errors_in_files(tmp_path, mini):
