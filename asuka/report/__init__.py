@@ -22,14 +22,14 @@ def report_tables(run: RunData, view: str = "cumulative", ci: str = "normal",
     from asuka.report import tables as t
 
     agg = agg or aggregate(run, ci)
-    # the paper's tables at their places, each metric family's (asuka.report.families) at its
-    # own order between them
-    placed: list[tuple[int, Table]] = [(0, t.table1(agg, view)), (80, t.table3(agg, view)),
-                                       (90, t.by_type_table(agg)), (100, t.per_round(agg))]
+    # each metric family's tables (asuka.report.families) at their places: the paper's Table 1
+    # first, then the families between Table 1 and 3, the per-type breakdown, per round
+    placed: list[tuple[int, Table]] = []
     for family in all_families():
-        table = family.table(agg, view) if family.table else None
-        if table is not None:
-            placed.append((family.order, table))
+        for order, make in ((family.order, family.table), *family.tables):
+            table = make(agg, view) if make else None
+            if table is not None:
+                placed.append((order, table))
     out = [table for _, table in sorted(placed, key=lambda p: p[0])]
     if agg.failed or agg.unfinished or agg.not_scored:
         out.append(t.not_scored_table(agg))

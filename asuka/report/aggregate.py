@@ -3,13 +3,13 @@ table of ``asuka run``/``sweep`` and of ``asuka report`` (tables, figures, HTML)
 ``aggregate``.
 
 A group is the scored (finished) cells of one setting (``asuka.report.data.setting_of``: they
-differ only in task and seed). Per group and round: every rate of ``asuka.log.scoring`` in both
-views, each a mean with a 95% CI over projects, where a project's value is the mean over its
-seeds; the errors (evaluation tasks and criteria the harness or judge could not decide, failed
-deploys) and the evaluation cost of the rounds actually run. Per group at the last round: the
-rate by evaluation-task type. Every other family of numbers (the DAG gap, acceptance contracts,
-the jury, evaluation passes, feedback, the sequential mode) is a plug-in of
-``asuka.report.families``, iterated here, in ``summary.json`` and in the report."""
+differ only in task and seed). Every number of a group is a metric family's, a plug-in of
+``asuka.report.families`` iterated here, in ``summary.json`` and in the report: per round the
+families' metrics (the paper's rates in both views, ``families.paper``; each a mean with a 95%
+CI over projects, where a project's value is the mean over its seeds) and counts (errors,
+locator misses, rungs and cost of the rounds actually run, ``families.errors``); per group each
+family's value (the rate by evaluation-task type, the DAG gap, acceptance contracts, the jury,
+evaluation passes, feedback, the sequential mode)."""
 
 from __future__ import annotations
 
@@ -18,27 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asuka.log.contracts import DEFAULT_TAU
-from asuka.log.scoring import (
-    VIEWS,
-    Estimate,
-    by_type,
-    estimate_json,
-    passed_tasks,
-    status_counts,
-)
-from asuka.log.store import RoundRecord
-from asuka.report.data import CellData, Group, RunData, show
+from asuka.log.scoring import Estimate, estimate_json
+from asuka.report.data import Group, RunData, show
 from asuka.report.families import FamilyContext, all_families
-from asuka.schema import TASK_TYPES
-from asuka.vocabulary import DECIDED_BY
 
-METRICS = ("task_pass_rate", "criteria_pass_rate", "completion", "implemented_rate",
-           "task_fix_rate", "criteria_fix_rate")
 GAP_THRESHOLDS = (0.5, 1.0)  # the paper's Table 2 columns; the thresholds of full cells join
-# errors, plus criteria a locator miss decided (not errors: shown beside them so nobody takes
-# naming for behaviour)
-ERROR_KINDS = ("tasks", "criteria", "deploy_failures", "not_found")
-COST_KINDS = ("criteria_executed", "eval_tokens", "llm_tokens")
 
 SCORING_RULES = (
     "A group is the cells that differ only in task and seed (repeats are seeds).",
@@ -62,43 +46,11 @@ SIMULATED_NOTE = (
     "the fix and regression rates and the PRD > query advantage.")
 
 
-def round_errors(rec: RoundRecord) -> dict[str, int]:
-    res = rec.evaluation.results.values()
-    return {"tasks": sum(r.status == "error" for r in res),
-            "criteria": sum(v.status == "error" for r in res for v in r.verdicts),
-            "deploy_failures": int(not rec.evaluation.deploy_ok),
-            "not_found": sum(v.status == "not_found" for r in res for v in r.verdicts)}
-
-
-def round_rungs(rec: RoundRecord) -> dict[str, int]:
-    """Verdicts per rung of the resolution ladder that decided them (``Verdict.decided_by``:
-    scripted, relaxed, adapted, grounded, replanned, llm); every rung listed, zeros too."""
-    out = {r: 0 for r in DECIDED_BY}
-    for res in rec.evaluation.results.values():
-        for v in res.verdicts:
-            if v.status in ("pass", "fail", "not_found"):
-                out[v.decided_by or "scripted"] += 1
-    return out
-
-
-def round_tokens(rec: RoundRecord, role: str | None = None) -> int:
-    return sum(u.input_tokens + u.output_tokens for u in rec.agent.usage
-               if role is None or u.role == role)
-
-
-def round_cost(rec: RoundRecord) -> dict[str, int]:
-    return {"criteria_executed": status_counts(rec.evaluation.results)["criteria_executed"],
-            "eval_tokens": round_tokens(rec, "ui-agent"), "llm_tokens": round_tokens(rec)}
-
-
-def _total(rows: list[dict[str, int]], kinds: tuple[str, ...]) -> dict[str, int]:
-    return {k: sum(r[k] for r in rows) for k in kinds}
-
-
-def cumulative_passed(c: CellData, rounds: int | None = None) -> set[str]:
-    out: set[str] = set()
-    for rnd in c.gated[: rounds or len(c.gated)]:
-        out |= passed_tasks(rnd)
+def _total(rows: list[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for row in rows:
+        for k, n in row.items():
+            out[k] = out.get(k, 0) + n
     return out
 
 
@@ -106,20 +58,36 @@ def cumulative_passed(c: CellData, rounds: int | None = None) -> set[str]:
 class RoundAggregate:
     round: int
     metrics: dict[str, Estimate]      # "<metric>.<view>" -> mean with CI over projects
-    errors: dict[str, int]            # totals over the group's cells that ran this round
-    cost: dict[str, int]
     cells_run: int                    # the others carried their last artifact over
-    rungs: dict[str, int] = field(default_factory=dict)  # verdicts per deciding rung
+    # the families' counts over the cells that ran this round (asuka.report.families.errors:
+    # errors, cost, rungs): name -> kind -> total
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> dict[str, int]:
+        return self.counts.get("errors", {})
+
+    @property
+    def cost(self) -> dict[str, int]:
+        return self.counts.get("cost", {})
+
+    @property
+    def rungs(self) -> dict[str, int]:
+        return self.counts.get("rungs", {})
 
 
 @dataclass
 class GroupAggregate:
     group: Group
     rounds: list[RoundAggregate]
-    by_type: dict[str, Estimate]      # cumulative weighted task pass rate, last round
     # the metric families' values (asuka.report.families), by family name; a family that
     # does not apply to the group has none
     families: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def by_type(self) -> dict[str, Estimate]:
+        """Cumulative weighted task pass rate by evaluation-task type, last round."""
+        return self.families.get("paper") or {}
 
     @property
     def setting(self) -> dict[str, Any]:
@@ -140,11 +108,11 @@ class GroupAggregate:
 
     @property
     def errors(self) -> dict[str, int]:
-        return _total([r.errors for r in self.rounds], ERROR_KINDS)
+        return _total([r.errors for r in self.rounds])
 
     @property
     def cost(self) -> dict[str, int]:
-        return _total([r.cost for r in self.rounds], COST_KINDS)
+        return _total([r.cost for r in self.rounds])
 
     def last(self, metric: str, view: str = "cumulative") -> Estimate:
         return self.rounds[-1].metrics[f"{metric}.{view}"] if self.rounds else NAN
@@ -189,28 +157,15 @@ def varying_fields(groups: list[Group]) -> list[str]:
 
 
 def _round(g: Group, k: int, ctx: FamilyContext) -> RoundAggregate:
-    metrics = {}
-    for view in VIEWS:
-        for m in METRICS:
-            metrics[f"{m}.{view}"] = g.estimate(
-                lambda c, m=m, view=view: getattr(c.metrics(view)[k], m), ctx.ci)
+    metrics: dict[str, Estimate] = {}
+    counts: dict[str, dict[str, int]] = {}
+    ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
     for family in all_families():
         if family.round_metrics is not None:
             metrics.update(family.round_metrics(g, k, ctx))
-    ran = [c.records[k] for c in g.cells if not c.carried_over(k)]
-    return RoundAggregate(k + 1, metrics, _total([round_errors(r) for r in ran], ERROR_KINDS),
-                          _total([round_cost(r) for r in ran], COST_KINDS), len(ran),
-                          _total([round_rungs(r) for r in ran], DECIDED_BY))
-
-
-def _by_type(g: Group, ci: str) -> dict[str, Estimate]:
-    n = g.n_rounds
-
-    def rate(c: CellData, typ: str) -> float | None:
-        got = by_type(c.bt.task, cumulative_passed(c, n))
-        return got[typ][0] if typ in got else None
-
-    return {typ: g.estimate(lambda c, typ=typ: rate(c, typ), ci) for typ in TASK_TYPES}
+        if family.round_counts is not None:
+            counts.update(family.round_counts(ran))
+    return RoundAggregate(k + 1, metrics, len(ran), counts)
 
 
 def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Aggregate:
@@ -225,7 +180,7 @@ def aggregate(run: RunData, ci: str = "normal", tau: float | None = None) -> Agg
     for g in groups:
         values = {f.name: f.aggregate(g, ctx) for f in all_families() if f.aggregate}
         out.append(GroupAggregate(g, [_round(g, k, ctx) for k in range(g.n_rounds)],
-                                  _by_type(g, ci), {k: v for k, v in values.items() if v}))
+                                  {k: v for k, v in values.items() if v}))
     failed = [{"cell_id": c.cell_id, "task": c.task, "kind": (c.failure or {}).get("kind"),
                "reason": (c.failure or {}).get("reason"), "round": (c.failure or {}).get("round"),
                "rounds_done": len(c.records)} for c in run.in_state("failed")]
@@ -250,10 +205,8 @@ def group_json(g: GroupAggregate) -> dict[str, Any]:
             "tasks": g.group.tasks, "n": g.n, "n_cells": g.n_cells, "simulated": g.simulated,
             "errors": g.errors, "cost": g.cost,
             "rounds": [{"round": r.round, "cells_run": r.cells_run,
-                        **{k: estimate_json(e) for k, e in r.metrics.items()},
-                        "errors": r.errors, "cost": r.cost, "rungs": r.rungs}
+                        **{k: estimate_json(e) for k, e in r.metrics.items()}, **r.counts}
                        for r in g.rounds],
-            "by_type": {k: estimate_json(e) for k, e in g.by_type.items()},
             **{k: v for f in all_families() if f.json and f.name in g.families
                for k, v in f.json(g.families[f.name]).items()}}
 

@@ -20,8 +20,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from asuka.log.scoring import status_counts
 from asuka.log.store import EVIDENCE_DIR, RunStore
-from asuka.report.aggregate import Aggregate, round_errors
+from asuka.report.aggregate import Aggregate
 from asuka.report.data import CellData, RunData
+from asuka.report.families.errors import round_errors
 from asuka.report.plots import CAPTIONS
 from asuka.report.render import cells as fmt_cells
 from asuka.report.render import numeric

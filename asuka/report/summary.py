@@ -23,14 +23,7 @@ from asuka.log.provenance import check_run
 from asuka.log.scoring import VIEWS, round_metrics, status_counts
 from asuka.log.store import RunStore
 from asuka.protocol.passes import jury_pass_statistics, pass_statistics
-from asuka.report.aggregate import (
-    METRICS,
-    aggregate,
-    aggregate_json,
-    round_errors,
-    round_rungs,
-    round_tokens,
-)
+from asuka.report.aggregate import aggregate, aggregate_json
 from asuka.report.data import (
     CellData,
     cell_jsons,
@@ -39,6 +32,8 @@ from asuka.report.data import (
     run_from_store,
     show,
 )
+from asuka.report.families.errors import round_errors, round_rungs, round_tokens
+from asuka.report.families.paper import METRICS
 from asuka.schema import BenchTask
 
 FOOTER_LIST_MAX = 8  # cells named in the console footer before "... and N more"

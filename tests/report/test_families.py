@@ -19,7 +19,12 @@ from tests.builders import TASKS, cell_spec, copy_bench, evaluation, record_cell
 
 def test_the_built_in_families_are_found_in_report_order():
     names = [f.name for f in fam.all_families()]
-    assert names == ["feedback", "sequential", "contracts", "passes", "jury", "full"]
+    assert names == ["paper", "errors", "feedback", "sequential", "contracts", "passes", "jury",
+                     "full"]
+    # the paper's main metrics and the error counts are families like the others
+    paper, errors = fam.all_families()[:2]
+    assert paper.round_metrics and paper.table and [o for o, _ in paper.tables] == [80, 90, 100]
+    assert errors.round_counts is not None
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Metric families as plug-ins (lm-evaluation-harness's registered metrics, for a run's
-aggregate): each module of this package is one family of numbers beyond the paper's main
-metrics (DAG gap, acceptance contracts, the jury, evaluation passes, feedback, the sequential
-mode) and registers what it applies to, how it aggregates a group of cells, its per-round
-metrics, the keys it adds to a group of ``summary.json`` and its report table.
+aggregate): each module of this package is one family of numbers (the paper's main metrics,
+errors and misses, DAG gap, acceptance contracts, the jury, evaluation passes, feedback, the
+sequential mode) and registers what it applies to, how it aggregates a group of cells, its
+per-round metrics or counts, the keys it adds to a group of ``summary.json`` and its report
+tables.
 
 ``asuka.report.aggregate``, ``summary.json`` and ``asuka report`` iterate the registry; a new
 family is a new module here (found by ``all_families``, no list to edit) and its test.
@@ -17,7 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from asuka.log.scoring import Estimate, estimate_json
+from asuka.log.store import RoundRecord
 from asuka.report.data import Group
+
+TableFn = Callable[[Any, str], Any]  # (a run's aggregate, view) -> a Table, or None
 
 
 @dataclass(frozen=True)
@@ -41,8 +45,13 @@ class Family:
     json: Callable[[Any], dict[str, Any]] | None = None
     # metrics it adds to a group's round k (0-based), under "<metric>.<view>"
     round_metrics: Callable[[Group, int, FamilyContext], dict[str, Estimate]] | None = None
+    # counts it adds to a group's round, over the rounds its cells actually ran: name -> kind
+    # -> total (every kind listed, zeros too)
+    round_counts: Callable[[list[RoundRecord]], dict[str, dict[str, int]]] | None = None
     # its report table for a run's aggregate and view, or None where nothing applies
-    table: Callable[[Any, str], Any] | None = None
+    table: TableFn | None = None
+    # further tables, each at its own place in the report: (order, table)
+    tables: tuple[tuple[int, TableFn], ...] = ()
 
 
 def estimates_under(key: str) -> Callable[[dict[str, Estimate]], dict[str, Any]]:
