@@ -55,6 +55,23 @@ LATE = {
           : document.body.insertAdjacentHTML('beforeend', '<p id="done">Done</p>');
         requestAnimationFrame(frame);
       };</script>""",
+    # work longer than a check's timeout, visibly under way: a chain of timers, each a step of
+    # progress (a loaded machine stretches an app's work like this), then the outcome
+    "chain": """<button id="run">Run</button><p id="progress">0</p><script>
+      document.getElementById('run').onclick = () => {
+        let n = 0;
+        const step = () => {
+          document.getElementById('progress').textContent = String(++n);
+          if (n < 24) setTimeout(step, 100);
+          else document.body.insertAdjacentHTML('beforeend',
+            location.hash === '#broken' ? '<p id="end">Failed</p>' : '<p id="end">Done</p>');
+        };
+        setTimeout(step, 100);
+      };</script>""",
+    # never at rest: an interval rewriting the page every 100 ms
+    "restless": """<p id="clock">0</p><script>
+      let t = 0; setInterval(() => {
+        document.getElementById('clock').textContent = String(++t); }, 100);</script>""",
     # a script loaded late (no fetch at all): it writes its element when it arrives
     "script": """<p>waiting</p><script>
       requestAnimationFrame(() => { const s = document.createElement('script');
@@ -97,7 +114,7 @@ def task(tid: str, *criteria: list[dict[str, Any]]) -> EvalTask:
 
 
 async def evaluate(site: Any, et: EvalTask, **options: Any) -> Any:
-    session = await ScriptedUIAgent(**PATIENT, **options).open(site.url)
+    session = await ScriptedUIAgent(**{**PATIENT, **options}).open(site.url)
     try:
         return await session.evaluate(et)
     finally:
@@ -144,3 +161,21 @@ async def test_pending_work_keeps_a_check_patient(site: Any) -> None:
     )
     result = await evaluate(site, et)
     assert {v.criterion_id: v.reason for v in result.verdicts if v.status != "pass"} == {}
+
+
+async def test_a_page_still_at_work_at_the_deadline_is_waited_for(site: Any) -> None:
+    """At its deadline a check whose page is still busy with work that was due (here 2.4 s of
+    visible progress against a 1 s timeout, as a loaded machine stretches an app's work) waits
+    for the page's state, not the clock; a broken outcome still fails, and a page that never
+    rests fails at LATE_LIMIT times the timeout."""
+    run = [{"click": {"css": "#run"}}, {"expect_text": {"css": "#end", "value": "Done"}}]
+    et = task("late-work", [{"goto": "/chain.html"}, *run], [{"goto": "/chain.html#broken"}, *run],
+              [{"goto": "/restless.html"}, {"expect_visible": {"css": "#never"}}])
+    result = await evaluate(site, et, assert_timeout_s=1.0)
+    ok, broken, restless = result.verdicts
+    assert ok.status == "pass", ok.reason
+    assert broken.status == "fail" and "observed 'Failed'" in broken.reason, broken.reason
+    assert restless.status == "not_found" and 2.5 < restless.duration_s < 6, restless
+    patient = await evaluate(site, task("patient", [{"goto": "/chain.html"}, *run]),
+                             assert_timeout_s=1.0, fast_absence=False)
+    assert patient.verdicts[0].status == "not_found"  # the patient path keeps its clock

@@ -18,6 +18,9 @@ from asuka.schema import Locator, is_regex, to_pattern
 from asuka.uiagents.browsing.settle import RequestCounter, is_settled
 
 POLL_INTERVAL_S = 0.1
+# a polled step's deadline stretches to at most this many times its timeout while the page is
+# still busy with work that was due (``StepContext.busy``)
+LATE_LIMIT = 3.0
 # A step gets twice its own timeout plus this before it is cut (a renderer stuck in a JS loop
 # would otherwise hold the criterion until criterion_timeout_s); generous for loaded machines.
 GRACE_S = 5.0
@@ -75,6 +78,13 @@ class StepContext:
 
     async def settled(self, horizon_s: float) -> bool:
         return self.fast_absence and await is_settled(self.page, self.requests, horizon_s)
+
+    async def busy(self) -> bool:
+        """The page is still doing work that was due by now: a request in flight, a timer
+        overdue, the DOM changing. At a step's deadline that means the app is late, not wrong:
+        on a busy machine its renders and timers run late, so the step waits for the page's
+        state rather than the clock (never on the patient path, which waits its timeouts)."""
+        return self.fast_absence and not await is_settled(self.page, self.requests, 0.0)
 
 
 # ---------------------------------------------------------------- helpers
@@ -187,9 +197,12 @@ async def poll(ctx: StepContext, probe: Any, timeout_s: float) -> None:
     """Run ``probe() -> (ok, observed)`` until ok or the timeout; then fail with the last
     observation. A Playwright error that is not a navigation race fails at once. Once the page
     has settled (``ctx.settled``) a failing probe is tried once more and then fails at once:
-    nothing left pending could change what it sees before the deadline."""
+    nothing left pending could change what it sees before the deadline. At the deadline a page
+    still busy with overdue work (``ctx.busy``) is polled on until it is not, up to
+    ``LATE_LIMIT`` times the timeout."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout_s
+    start = loop.time()
+    deadline, late_limit = start + timeout_s, start + timeout_s * LATE_LIMIT
     settled = False
     while True:
         try:
@@ -201,7 +214,13 @@ async def poll(ctx: StepContext, probe: Any, timeout_s: float) -> None:
         if ok:
             return
         if settled or loop.time() >= deadline:
-            raise (LocatorMiss if isinstance(observed, Miss) else StepFailed)(observed)
+            # past the deadline a page still busy with overdue work gets until it settles
+            # (at most LATE_LIMIT times the timeout): the verdict follows the app's state,
+            # whatever the machine's load
+            if settled or loop.time() >= late_limit or not await ctx.busy():
+                raise (LocatorMiss if isinstance(observed, Miss) else StepFailed)(observed)
+            await asyncio.sleep(POLL_INTERVAL_S)
+            continue
         # probed again after the settled answer: what changed before it is seen
         settled = await ctx.settled(deadline - loop.time())
         if not settled:

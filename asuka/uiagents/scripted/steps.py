@@ -21,6 +21,7 @@ from asuka.uiagents.browsing import input_modes
 from asuka.uiagents.browsing.locate import (
     CONNECTION_ERRORS,
     GRACE_S,
+    LATE_LIMIT,
     LocatorMiss,
     Miss,
     StepContext,
@@ -256,6 +257,7 @@ async def _intent(ctx: StepContext, step: CheckStep) -> None:
     assert step.locator is not None
     loop = asyncio.get_running_loop()
     deadline = loop.time() + ctx.action_timeout_s
+    late_limit = loop.time() + ctx.action_timeout_s * LATE_LIMIT
     while True:
         try:
             if step.op == "set":
@@ -266,7 +268,10 @@ async def _intent(ctx: StepContext, step: CheckStep) -> None:
                 await adapt.turn(ctx, step.locator, step.op == "turn_on")
             return
         except adapt.NotAdapted as exc:
-            if loop.time() >= deadline or await ctx.settled(deadline - loop.time()):
+            now = loop.time()
+            # as ``poll``: past the deadline only a page still busy with overdue work waits
+            if (await ctx.settled(deadline - now) if now < deadline
+                    else now >= late_limit or not await ctx.busy()):
                 raise LocatorMiss(Miss(f"{step.op} [{step.locator.describe()}]: {exc}")) from None
             await asyncio.sleep(0.1)
 
