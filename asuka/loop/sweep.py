@@ -23,12 +23,15 @@ OnDone = Callable[[CellSpec, "str | None"], None]    # (cell, error or None)
 async def _run_local(specs: list[CellSpec], tasks: Mapping[str, BenchTask], store: RunStore,
                      cells: int, on_round: OnRound | None, on_done: OnDone) -> None:
     from asuka.deploy import Deployer
+    from asuka.uiagents.browsing.browser import shared_browsers
 
     deployer = Deployer()
-    await run_pool(specs, lambda spec: run_cell(spec, tasks[spec.task], store, deployer,
-                                                on_round),
-                   limit=cells, on_done=lambda spec, res, error: on_done(
-                       spec, error or cell_failure(res)))
+    # one browser for every cell and round (each criterion still gets a fresh context)
+    async with shared_browsers():
+        await run_pool(specs, lambda spec: run_cell(spec, tasks[spec.task], store, deployer,
+                                                    on_round),
+                       limit=cells, on_done=lambda spec, res, error: on_done(
+                           spec, error or cell_failure(res)))
 
 
 def cell_failure(result: CellResult) -> str | None:

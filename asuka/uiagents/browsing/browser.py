@@ -16,8 +16,12 @@ When none of these exists a ``ChromiumNotFound`` error explains how to get one.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +139,65 @@ def terminate_chromium(pid: int) -> None:
         except psutil.Error:
             pass
     psutil.wait_procs(alive, timeout=5)
+
+
+# ---------------------------------------------------------------- one browser for a whole run
+
+class SharedBrowsers:
+    """The browsers a run keeps for all its cells and rounds (``shared_browsers``). Isolation
+    is the context's, not the browser's: every criterion of every evaluation still runs in a
+    fresh browser context (its own cookies, storage and cache), so sharing the process changes
+    nothing a check can see and saves a Playwright driver and a Chromium launch per round."""
+
+    def __init__(self) -> None:
+        self._pw: Any = None
+        self._browsers: dict[tuple[str | None, bool], Any] = {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, executable_path: str | None, headless: bool) -> tuple[Any, Any]:
+        """(playwright, browser), launched on first use and again after a crash."""
+        from playwright.async_api import async_playwright
+
+        from asuka.uiagents.browsing.evidence import quietly
+
+        async with self._lock:
+            if self._pw is None:
+                self._pw = await async_playwright().start()
+            key = (executable_path, headless)
+            browser = self._browsers.get(key)
+            if browser is None or not browser.is_connected():
+                if browser is not None:
+                    await quietly(browser.close(), 2)
+                browser = await launch(self._pw, executable_path, headless=headless)
+                self._browsers[key] = browser
+            return self._pw, browser
+
+    async def close(self) -> None:
+        from asuka.uiagents.browsing.evidence import quietly
+
+        for browser in self._browsers.values():
+            await quietly(browser.close())
+        self._browsers.clear()
+        if self._pw is not None:
+            await quietly(self._pw.stop())
+            self._pw = None
+
+
+_SHARED: ContextVar[SharedBrowsers | None] = ContextVar("asuka_shared_browsers", default=None)
+
+
+@asynccontextmanager
+async def shared_browsers() -> AsyncIterator[SharedBrowsers]:
+    """Within this block (and the tasks it starts) the scripted UI agent's sessions share one
+    browser instead of launching their own; all are closed when it ends."""
+    shared = SharedBrowsers()
+    token = _SHARED.set(shared)
+    try:
+        yield shared
+    finally:
+        _SHARED.reset(token)
+        await shared.close()
+
+
+def current_shared_browsers() -> SharedBrowsers | None:
+    return _SHARED.get()

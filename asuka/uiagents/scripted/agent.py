@@ -102,7 +102,7 @@ from asuka.llm import ModelSpec
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Operability, Verdict
 from asuka.uiagents import grounding as grounding_backends
 from asuka.uiagents import registry
-from asuka.uiagents.browsing.browser import launch
+from asuka.uiagents.browsing.browser import SharedBrowsers, current_shared_browsers, launch
 from asuka.uiagents.browsing.evidence import PageEvidence, quietly
 from asuka.uiagents.browsing.input_modes import INPUTS
 from asuka.uiagents.browsing.operability import probe as probe_operability
@@ -175,16 +175,20 @@ class ScriptedUIAgent:
                    ) -> ScriptedSession:
         """``artifact``: a content hash of the app served (``asuka.protocol.evaluate``); groundings are
         cached under it, else under ``base_url``."""
-        pw = await async_playwright().start()
-        try:
-            browser = await launch(pw, self.executable_path, headless=self.headless)
-        except BaseException:
-            await quietly(pw.stop())
-            raise
+        shared = current_shared_browsers()
+        if shared is not None:  # the run's browser (asuka.uiagents.browsing.browser)
+            pw, browser = await shared.get(self.executable_path, self.headless)
+        else:
+            pw = await async_playwright().start()
+            try:
+                browser = await launch(pw, self.executable_path, headless=self.headless)
+            except BaseException:
+                await quietly(pw.stop())
+                raise
         return ScriptedSession(self, pw, browser, base_url,
                                Path(evidence_dir) if evidence_dir is not None else None,
                                Path(data_dir) if data_dir is not None else None,
-                               artifact=artifact)
+                               artifact=artifact, shared=shared)
 
 
 class ScriptedSession:
@@ -192,7 +196,7 @@ class ScriptedSession:
 
     def __init__(self, agent: ScriptedUIAgent, pw: Any, browser: Any, base_url: str,
                  evidence_dir: Path | None, data_dir: Path | None,
-                 artifact: str | None = None) -> None:
+                 artifact: str | None = None, shared: SharedBrowsers | None = None) -> None:
         self.agent = agent
         self.base_url = base_url
         self.evidence_dir = evidence_dir
@@ -202,6 +206,7 @@ class ScriptedSession:
         self.source: Path | None = None
         self._pw = pw
         self._browser = browser
+        self._shared = shared  # a run's browser: used, never closed, by this session
         self._lock = asyncio.Lock()
         self._closed = False
         self._usage: Usage | None = None  # grounding calls of this session
@@ -219,14 +224,18 @@ class ScriptedSession:
         if self._closed:
             return
         self._closed = True
-        await quietly(self._browser.close())
-        await quietly(self._pw.stop())
+        if self._shared is None:
+            await quietly(self._browser.close())
+            await quietly(self._pw.stop())
 
     async def _ensure_browser(self) -> Any:
         async with self._lock:
             if self._closed:
                 raise InfraError("the session is closed")
-            if not self._browser.is_connected():
+            if not self._browser.is_connected() and self._shared is not None:
+                _, self._browser = await self._shared.get(self.agent.executable_path,
+                                                          self.agent.headless)
+            elif not self._browser.is_connected():
                 await quietly(self._browser.close(), 2)
                 self._browser = await launch(self._pw, self.agent.executable_path,
                                              headless=self.agent.headless)
