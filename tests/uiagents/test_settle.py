@@ -68,6 +68,15 @@ LATE = {
         };
         setTimeout(step, 100);
       };</script>""",
+    # data fetched after load (1 s), read when a dialog opens: opened before it arrives, the
+    # dialog's list stays empty
+    "data": """<button id="new">New card</button><div id="dialog"></div><script>
+      let columns = [];
+      fetch('/slow-data').then((r) => r.text()).then((t) => { columns = ['Review', t]; });
+      document.getElementById('new').onclick = () => {
+        document.getElementById('dialog').innerHTML = '<label>Column <select id="col">'
+          + columns.map((c) => '<option>' + c + '</option>').join('') + '</select></label>';
+      };</script>""",
     # never at rest: an interval rewriting the page every 100 ms
     "restless": """<p id="clock">0</p><script>
       let t = 0; setInterval(() => {
@@ -179,3 +188,12 @@ async def test_a_page_still_at_work_at_the_deadline_is_waited_for(site: Any) -> 
     patient = await evaluate(site, task("patient", [{"goto": "/chain.html"}, *run]),
                              assert_timeout_s=1.0, fast_absence=False)
     assert patient.verdicts[0].status == "not_found"  # the patient path keeps its clock
+
+
+async def test_a_step_after_a_navigation_waits_for_the_data_in_flight(site: Any) -> None:
+    """The page's data arrives 1 s after ``load``: the click after ``goto`` waits for it, as a
+    user would, so the dialog lists the columns on any machine."""
+    et = task("data", [{"goto": "/data.html"}, {"click": {"css": "#new"}},
+                       {"select": {"label": "Column", "option": "Review"}}])
+    result = await evaluate(site, et)
+    assert result.verdicts[0].status == "pass", result.verdicts[0].reason

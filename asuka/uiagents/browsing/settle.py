@@ -94,6 +94,7 @@ INIT_SCRIPT = r"""
                       'submit', 'focusin'])
     window.addEventListener(type, bump, true);
 
+  Object.defineProperty(window, '__asukaRequests', {enumerable: false, value: () => st.requests});
   Object.defineProperty(window, '__asukaSettled', {enumerable: false, value: (quietMs, horizonMs) => {
     const t = now();
     if (document.readyState !== 'complete' || st.requests > 0) return false;
@@ -130,6 +131,18 @@ class RequestCounter:
 
     def inflight(self, page: Any) -> int:
         return len(self._inflight.get(id(page), ()))
+
+
+async def requests_answered(page: Any, requests: RequestCounter) -> bool:
+    """No request of the page in flight: neither one the browser makes for it (Playwright's
+    events: until the body has arrived) nor the page's own ``fetch``/``XMLHttpRequest``."""
+    if requests.inflight(page):
+        return False
+    try:
+        return not await page.evaluate(
+            "() => window.__asukaRequests ? window.__asukaRequests() : 0")
+    except PWError:
+        return False
 
 
 async def is_settled(page: Any, requests: RequestCounter | None, horizon_s: float,

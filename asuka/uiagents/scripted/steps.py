@@ -35,6 +35,7 @@ from asuka.uiagents.browsing.locate import (
     poll,
     resolve_url,
 )
+from asuka.uiagents.browsing.settle import requests_answered
 from asuka.uiagents.scripted import adapt, assertions, pointing
 
 __all__ = ["StepContext", "StepFailed", "brief", "goto", "run_step"]
@@ -60,12 +61,28 @@ async def goto(ctx: StepContext, path: Any) -> None:
     url = resolve_url(ctx.base_url, path)
     ms = ctx.nav_timeout_s * 1000
     await _navigate(ctx, ctx.page.goto(url, wait_until="load", timeout=ms))
+    await _data_loaded(ctx)
     ctx.home = url
 
 
 async def _reload(ctx: StepContext, step: CheckStep) -> None:
     ms = ctx.nav_timeout_s * 1000
     await _navigate(ctx, ctx.page.reload(wait_until="load", timeout=ms))
+    await _data_loaded(ctx)
+
+
+async def _data_loaded(ctx: StepContext) -> None:
+    """After a navigation, wait until the requests in flight are answered (an app that fetches
+    its data after ``load``), at most the navigation timeout: the next step acts on the page a
+    user would see, not on one whose data happens to be late on a busy machine (a dialog opened
+    before the columns arrived keeps an empty list). Not on the patient path, which has no
+    request counters."""
+    if not ctx.fast_absence or ctx.requests is None:
+        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ctx.nav_timeout_s
+    while not await requests_answered(ctx.page, ctx.requests) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
 
 
 async def _wait(ctx: StepContext, step: CheckStep) -> None:
