@@ -204,6 +204,12 @@ CHECKS = {
     "confirm": ([{"click": {"role": "button", "name": "Pause", "exact": True}},
                  {"expect_text": {"css": "#sub-status", "value": "Paused"}}],
                 "pass", "adapted"),
+    # ... but never for a check that asserts on dialogs itself ("adds it straight away, opens
+    # no dialog"): the unexpected dialog is what it measures
+    "confirm-not-measured": ([{"click": {"role": "button", "name": "Pause", "exact": True}},
+                              {"expect_hidden": {"role": "dialog"}},
+                              {"expect_text": {"css": "#sub-status", "value": "Paused"}}],
+                             "fail", "scripted"),
     "confirm-named": ([{"click": {"role": "button", "name": "Cancel subscription"}},
                        {"click": {"role": "button", "name": "Confirm cancellation"}},
                        {"expect_text": {"css": "#sub-status", "value": "Cancelled"}}],

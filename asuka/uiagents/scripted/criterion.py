@@ -271,8 +271,9 @@ class CriterionRunner:
                     failure = exc
                 # the deterministic rungs (asuka.uiagents.scripted.ladder): at most two rescues a step
                 for _ in range(2 if self.ladder else 0):
-                    r = await asyncio.wait_for(ladder.rescue(ctx, steps[i], failure,
-                                                           steps[i - 1] if i else None), left())
+                    r = await asyncio.wait_for(ladder.rescue(
+                        ctx, steps[i], failure, steps[i - 1] if i else None,
+                        dialogs_checked=ladder.checks_dialogs(original)), left())
                     if r is None:
                         break
                     records.append({"kind": r.rung, "step": i,

@@ -270,15 +270,27 @@ async def _back_to_list(ctx: StepContext) -> Rescue | None:
     return Rescue("relaxed", f"went back to the list the check was on (/{shown})")
 
 
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
+def checks_dialogs(steps: list[CheckStep]) -> bool:
+    """Does the check assert whether a dialog is open ("opens no dialog", "the dialog
+    closes")? Then a dialog it did not expect is what it measures, not a detour to answer."""
+    return any(s.op.startswith("expect_") and s.locator is not None
+               and s.locator.role in DIALOG_ROLES for s in steps)
+
+
 async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
-                 previous: CheckStep | None = None) -> Rescue | None:
+                 previous: CheckStep | None = None, *,
+                 dialogs_checked: bool = False) -> Rescue | None:
     """What the ladder takes instead of the step that failed with ``exc`` (``previous``: the
-    step before it), or None."""
+    step before it), or None. ``dialogs_checked``: the criterion asserts on dialogs itself
+    (``checks_dialogs``), so an unexpected one is never answered for it."""
     if step.locator is None:
         return None
     miss = isinstance(exc, LocatorMiss)
     try:
-        if step.op.startswith("expect_") and await _modal_open(ctx):
+        if step.op.startswith("expect_") and not dialogs_checked and await _modal_open(ctx):
             r = await _confirm(ctx, previous)
             if r is not None:
                 return Rescue(r.rung, r.taken, step)
