@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Literal, TypeVar
 
 T = TypeVar("T")
+OnDone = Callable[[Any, Any, "str | None"], None]   # (item, result or None, error or None)
 Cells = int | Literal["auto"]   # cells at once: a number, or sized to the machine
 # what one cell of the scripted loop holds at its peak (its Chromium, the app's server, the
 # evaluator): 0.7-0.8 GiB measured by benchmarks/bench_sweep.py, rounded up
@@ -51,7 +52,6 @@ def parse_cells(text: str) -> Cells:
     if n < 1:
         raise ValueError(f"--cells must be at least 1, got {n}")
     return n
-OnDone = Callable[[Any, Any, "str | None"], None]   # (item, result or None, error or None)
 
 
 async def run_pool(items: Iterable[T], fn: Callable[[T], Awaitable[Any]], limit: int = 1,

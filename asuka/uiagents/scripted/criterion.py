@@ -260,6 +260,7 @@ class CriterionRunner:
         async def body() -> None:
             if steps[0].op != "goto":
                 await asyncio.wait_for(goto(ctx, "/"), left())
+            dialogs_checked = ladder.checks_dialogs(original)  # the criterion's, once
             for i, step in enumerate(steps):
                 at[0] = i
                 try:
@@ -273,7 +274,7 @@ class CriterionRunner:
                 for _ in range(2 if self.ladder else 0):
                     r = await asyncio.wait_for(ladder.rescue(
                         ctx, steps[i], failure, steps[i - 1] if i else None,
-                        dialogs_checked=ladder.checks_dialogs(original)), left())
+                        dialogs_checked=dialogs_checked), left())
                     if r is None:
                         break
                     records.append({"kind": r.rung, "step": i,
