@@ -22,7 +22,14 @@ How the project serves the app is read from its own Playwright config (``webServ
 command, its environment, where it answers, its timeout), evaluated by node with Playwright Test
 stubbed and ``EVAL_PROJECT_PORT`` set to a placeholder (``read_playwright_config``), and written
 into the task as ``serve`` (``ServeSpec``): the deployer runs that command in a copy of the
-project with the app as its ``src/``. Nothing else of the project runs while importing."""
+project with the app as its ``src/``. Nothing else of the project runs while importing.
+
+The versions are the repository's: where the checkout has a pnpm lockfile (Rush keeps it in
+``common/config/rush/pnpm-lock.yaml``), every dependency of the carried project and libraries is
+pinned to the version it resolved there (``pin_locked``), so the deploy installs, and the specs
+run under, the ``vite``, the framework and the ``@playwright/test`` Web-Bench ran, not whatever
+is newest in the registry (Playwright 1.65 no longer refuses to fill ``abc`` into a date field,
+which Web-Bench's own specs assert with 1.57)."""
 
 from __future__ import annotations
 
@@ -61,6 +68,10 @@ HIDDEN_FROM_AGENT = frozenset({"test", "tests", "tasks.jsonl", "tasks.yml", "tas
                                *CONFIG_NAMES})
 # the port the config is read with, then written back as ``{port}``: unlikely in a command
 PORT_PLACEHOLDER = "39117"
+# a pnpm lockfile and the folder its importers' paths are relative to (Rush runs pnpm in
+# common/temp and keeps the lockfile in common/config/rush)
+LOCKFILES = (("common/config/rush/pnpm-lock.yaml", "common/temp"), ("pnpm-lock.yaml", "."))
+_EXACT = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$")
 # Loads the config (CommonJS or ES module) with @playwright/test stubbed; prints what a run
 # needs. Run in a scratch folder holding a copy of the config and the project's package.json.
 _READ_CONFIG_JS = r"""
@@ -93,6 +104,7 @@ class Imported:
     criteria: int
     skipped: list[str] = field(default_factory=list)  # Web-Bench tasks without tests
     libraries: list[str] = field(default_factory=list)  # workspace libraries carried
+    pinned: int = 0  # dependencies pinned to the version of the checkout's lockfile
 
 
 @dataclass
@@ -271,18 +283,85 @@ def _local_ranges(package: dict[str, Any], libraries: dict[str, Path], prefix: s
     return package
 
 
-def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> None:
-    """Copy the project (all but the app versions) and its libraries into the task folder."""
+def lockfile_of(project: Path) -> tuple[Path, Path] | None:
+    """The checkout's pnpm lockfile and the folder its importers are relative to, when the
+    project belongs to a checkout that has one."""
+    root = checkout_root(project)
+    if root is None:
+        return None
+    return next(((root / name, root / base) for name, base in LOCKFILES
+                 if (root / name).is_file()), None)
+
+
+def _read_lockfile(path: Path, mtime: float) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as f:
+        data = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return data if isinstance(data, dict) else {}
+
+
+_LOCKFILES: dict[tuple[Path, float], dict[str, Any]] = {}
+
+
+def locked_versions(folder: Path, lock: tuple[Path, Path] | None) -> dict[str, str]:
+    """name -> the exact version the lockfile resolved for ``folder`` (a project or a library
+    of the checkout): its importer's dependencies, the peer suffix pnpm appends
+    (``7.1.5(@types/node@22.15.32)``) dropped, links and local paths left out."""
+    if lock is None:
+        return {}
+    lockfile, base = lock
+    key = (lockfile, lockfile.stat().st_mtime)
+    if key not in _LOCKFILES:
+        try:
+            _LOCKFILES[key] = _read_lockfile(*key)
+        except (OSError, yaml.YAMLError) as exc:
+            raise WebBenchError(f"{lockfile}: not a readable lockfile ({exc})") from None
+    importers = _LOCKFILES[key].get("importers")
+    rel = Path(os.path.relpath(folder.resolve(), base.resolve())).as_posix()
+    entry = importers.get(rel) if isinstance(importers, dict) else None
+    versions: dict[str, str] = {}
+    for kind in ("dependencies", "devDependencies", "optionalDependencies"):
+        deps = entry.get(kind) if isinstance(entry, dict) else None
+        for name, info in (deps or {}).items():
+            version = str(info.get("version", "") if isinstance(info, dict) else info)
+            version = version.split("(", 1)[0]
+            if _EXACT.match(version):
+                versions[str(name)] = version
+    return versions
+
+
+def pin_locked(package: dict[str, Any], versions: dict[str, str]) -> dict[str, Any]:
+    """Every dependency the lockfile resolved set to that exact version (local paths kept)."""
+    for key in ("dependencies", "devDependencies", "optionalDependencies"):
+        deps = package.get(key)
+        if isinstance(deps, dict):
+            for name, version in list(deps.items()):
+                if name in versions and not str(version).startswith(("file:", WORKSPACE_RANGE)):
+                    deps[name] = versions[name]
+    return package
+
+
+def carry(project: Path, folder: Path, libraries: dict[str, Path]) -> int:
+    """Copy the project (all but the app versions) and its libraries into the task folder,
+    their dependencies pinned to the checkout's lockfile; how many were pinned."""
     target = folder / PROJECT_DIR
     shutil.copytree(project, target, ignore=_ignore, symlinks=True)
-    if (target / "package.json").is_file() and libraries:
-        pkg = _local_ranges(package_json(target / "package.json"), libraries, "../libraries/")
-        (target / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
+    lock = lockfile_of(project)
+    pinned = 0
+    packages = [(project, target / "package.json", "../libraries/")] + [
+        (lib, folder / LIBRARIES_DIR / lib.name / "package.json", "../")
+        for lib in libraries.values()]
     for lib in libraries.values():
-        dest = folder / LIBRARIES_DIR / lib.name
-        shutil.copytree(lib, dest, ignore=_ignore_modules, symlinks=True)
-        pkg = _local_ranges(package_json(dest / "package.json"), libraries, "../")
-        (dest / "package.json").write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
+        shutil.copytree(lib, folder / LIBRARIES_DIR / lib.name, ignore=_ignore_modules,
+                        symlinks=True)
+    for source, dest, prefix in packages:
+        if not dest.is_file():
+            continue
+        versions = locked_versions(source, lock)
+        pkg = pin_locked(_local_ranges(package_json(dest), libraries, prefix), versions)
+        pinned += sum(1 for k in ("dependencies", "devDependencies", "optionalDependencies")
+                      for n, v in (pkg.get(k) or {}).items() if versions.get(n) == v)
+        dest.write_text(json.dumps(pkg, indent=2) + "\n", encoding="utf-8")
+    return pinned
 
 
 def as_given(project: Path, app: Path, dest: Path) -> None:
@@ -401,7 +480,7 @@ def import_project(project: Path, bench: Path) -> Imported:
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    carry(project, folder, libraries)
+    pinned = carry(project, folder, libraries)
     initial = project / "src-init"
     if initial.is_dir():
         as_given(project, initial, folder / "initial")
@@ -430,7 +509,8 @@ def import_project(project: Path, bench: Path) -> Imported:
         ext = "md" if sub == "prds" else "yaml"
         (Path(bench) / sub / f"{task_id}.{ext}").write_text(text, encoding="utf-8")
     return Imported(task_id, project.name, len(eval_tasks),
-                    sum(len(e["criteria"]) for e in eval_tasks), skipped, sorted(libraries))
+                    sum(len(e["criteria"]) for e in eval_tasks), skipped, sorted(libraries),
+                    pinned)
 
 
 def _prd(name: str, rows: list[dict[str, Any]]) -> str:

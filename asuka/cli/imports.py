@@ -43,8 +43,10 @@ def web_bench(
     for d in done:
         note = f" (no tests, left out: {', '.join(d.skipped)})" if d.skipped else ""
         libs = f" (libraries: {', '.join(d.libraries)})" if d.libraries else ""
+        pins = (f", {d.pinned} dependenc{'y' if d.pinned == 1 else 'ies'} at the lockfile's "
+                f"version{'' if d.pinned == 1 else 's'}" if d.pinned else "")
         console.print(f"{d.task_id}: {d.eval_tasks} evaluation tasks, {d.criteria} criteria"
-                      f"{note}{libs}", highlight=False)
+                      f"{pins}{note}{libs}", highlight=False)
     for left in result.left_out:
         err.print(f"[yellow]left out[/yellow] {left.project}: {left.reason}", highlight=False,
                   soft_wrap=True)
