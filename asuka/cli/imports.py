@@ -59,6 +59,46 @@ def web_bench(
     console.print(f"benchmark: {out}  (asuka run --bench {out} --task <id>)", highlight=False)
 
 
+@imports.command("webgen-bench")
+def webgen_bench(
+    source: Annotated[Path, typer.Argument(help="WebGen-Bench's data/test.jsonl (one app "
+                                                "request with its UI test cases a line).")],
+    out: Annotated[Path, typer.Option(help="The benchmark directory to write the tasks into "
+                                           "(tasks/, prds/, dags/).")] = Path("webgen-bench"),
+    ids: Annotated[list[str] | None, typer.Option(
+        "--id", help="Only this line's id (repeatable), e.g. 000001.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="At most this many tasks.")] = None,
+) -> None:
+    """Each line of WebGen-Bench's test set becomes one task (wg-<id>): the instruction as the
+    query, each UI test case an evaluation task whose one criterion the LLM UI agent judges
+    (run with --ui browser-use or hybrid; no reference app, no check steps)."""
+    from asuka.benchmark.loading import load_bench
+    from asuka.benchmark.webgen import WebGenError, import_webgen
+
+    try:
+        result = import_webgen(source, out, ids, limit)
+    except WebGenError as exc:
+        err.print(f"[red]error[/red] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    done = result.imported
+    _, problems = load_bench(out, [d.task_id for d in done]) if done else ([], [])
+    for d in done:
+        console.print(f"{d.task_id}: {d.test_cases} UI test case{'' if d.test_cases == 1 else 's'}"
+                      f" ({d.category})",
+                      highlight=False)
+    for where, reason in result.left_out:
+        err.print(f"[yellow]left out[/yellow] {where}: {reason}", highlight=False,
+                  soft_wrap=True)
+    for p in problems:
+        err.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
+    console.print(f"imported {len(done)} task(s), {sum(d.test_cases for d in done)} test "
+                  f"cases, left out {len(result.left_out)}", highlight=False)
+    if problems or not done:
+        raise typer.Exit(1)
+    console.print(f"benchmark: {out}  (asuka run --bench {out} --task <id> --ui browser-use "
+                  f"--ui-model <model>)", highlight=False)
+
+
 def _install(bench: Path, result) -> None:
     """Install every imported project's dependencies; one that cannot be installed moves from
     ``imported`` to ``left_out`` (its task removed from the benchmark) with the reason."""
