@@ -26,10 +26,10 @@ project with the app as its ``src/``. Nothing else of the project runs while imp
 
 The versions are the repository's: where the checkout has a pnpm lockfile (Rush keeps it in
 ``common/config/rush/pnpm-lock.yaml``), every dependency of the carried project and libraries is
-pinned to the version it resolved there (``pin_locked``), so the deploy installs, and the specs
-run under, the ``vite``, the framework and the ``@playwright/test`` Web-Bench ran, not whatever
-is newest in the registry (Playwright 1.65 no longer refuses to fill ``abc`` into a date field,
-which Web-Bench's own specs assert with 1.57)."""
+pinned to the version it resolved there (``pin_locked``), so the deploy installs the ``vite``,
+the framework and the plugins Web-Bench ran, not whatever is newest in the registry. (The specs
+still run under Asuka's own Playwright, which drives the system Chromium; see
+``asuka.uiagents.playwright_test``.)"""
 
 from __future__ import annotations
 

@@ -4,9 +4,11 @@ the system Chromium) against the served app, and each criterion that names a tes
 test's outcome.
 
 The spec is the benchmark's, so it runs as the harness (not sandboxed), on a configuration of
-ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, the
-``@playwright/test`` release the project pins (the checkout's lockfile, carried by the import;
-``playwright_release``), and the timeouts
+ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, Asuka's own
+``@playwright/test`` release (the one that drives the system Chromium: the 1.57 Web-Bench's
+lockfile pins, made for Chromium 143, gives a popup opened under a window name no URL and
+cannot reload it on Chromium 156, failing three tests of the ``sass`` and ``survey``
+references), and the timeouts
 the project's own config sets under Web-Bench's ``IS_EVAL_PRODUCTION`` (Playwright's 30 s a
 test and 5 s an expectation where it sets none; ``project_timeouts``). A spec of an
 imported project runs inside the project as the repository lays it out (``assemble``): its
@@ -140,16 +142,6 @@ def libraries_of(project: Path) -> dict[str, Path]:
     return library_folders(project.parent / "libraries")
 
 
-def playwright_release(project: Path) -> str:
-    """The @playwright/test release a project's specs run under: the exact version its
-    package.json pins (the import pins the checkout's lockfile), else Asuka's own."""
-    try:
-        version = dependencies(package_json(project / "package.json")).get("@playwright/test", "")
-    except WebBenchError:
-        return PLAYWRIGHT_CORE
-    return version if re.fullmatch(r"\d+\.\d+\.\d+", version) else PLAYWRIGHT_CORE
-
-
 def spec_packages(project: Path) -> list[str]:
     """``name@range`` of every npm package the project's tests import (not the harness's own
     Playwright, the workspace libraries or Node's builtins), ranges from its package.json."""
@@ -233,11 +225,11 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
     ``source``: the folder of the app being judged (an imported project's ``src/``)."""
     t0 = time.monotonic()
     project = spec.parent.parent
-    release = playwright_release(project) if spec.parent.name == "test" else PLAYWRIGHT_CORE
     try:
-        modules = [await asyncio.to_thread(ensure_package, "@playwright/test", release)]
+        modules = [await asyncio.to_thread(ensure_package, "@playwright/test", PLAYWRIGHT_CORE)]
     except SetupError as exc:  # the harness's runner, never the app's failure
-        return _error(eval_task, f"Playwright Test {release} cannot be installed: {exc}", t0)
+        return _error(eval_task, f"Playwright Test {PLAYWRIGHT_CORE} cannot be installed: "
+                                 f"{exc}", t0)
     try:
         wanted = spec_packages(project) if spec.parent.name == "test" else []
     except WebBenchError as exc:  # the imported project's files, never the app's failure
