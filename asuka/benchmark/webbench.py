@@ -82,6 +82,7 @@ import(pathToFileURL(process.argv[2]).href).then((m) => {
   const servers = Array.isArray(c.webServer) ? c.webServer : (c.webServer ? [c.webServer] : []);
   process.stdout.write(JSON.stringify({
     timeout: c.timeout, expect: c.expect || {}, baseURL: (c.use || {}).baseURL,
+    use: c.use || {}, projects: (c.projects || []).map((p) => ({ name: p.name, use: p.use || {} })),
     testDir: c.testDir, webServer: servers.map((w) => ({ command: w.command, env: w.env || {},
       url: w.url, port: w.port, timeout: w.timeout, cwd: w.cwd })) }));
 }).catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
@@ -89,9 +90,11 @@ import(pathToFileURL(process.argv[2]).href).then((m) => {
 _PLAYWRIGHT_STUB = {
     "package.json": json.dumps({"name": "@playwright/test", "version": "0.0.0-asuka-stub",
                                 "exports": {"import": "./index.mjs", "require": "./index.js"}}),
-    "index.js": "const devices = new Proxy({}, { get: () => ({}) });\n"
+    # a device descriptor is read as its name (``{__device: "Desktop Chrome"}``), for the spec
+    # run to take Playwright's own descriptor
+    "index.js": "const devices = new Proxy({}, { get: (_, k) => ({ __device: String(k) }) });\n"
                 "module.exports = { defineConfig: (c) => c, devices };\n",
-    "index.mjs": "export const devices = new Proxy({}, { get: () => ({}) });\n"
+    "index.mjs": "export const devices = new Proxy({}, { get: (_, k) => ({ __device: String(k) }) });\n"
                  "export const defineConfig = (c) => c;\nexport default { defineConfig, devices };\n",
 }
 

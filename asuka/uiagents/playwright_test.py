@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from asuka.benchmark.webbench import (
     WebBenchError,
@@ -54,14 +54,24 @@ EXPECT_TIMEOUT_MS = 5_000
 RUN_TIMEOUT_S = 300
 ERROR_CHARS = 600
 
-CONFIG = """module.exports = {
+CONFIG = """const { devices } = require('@playwright/test');
+const own = %(use)s;
+module.exports = {
   testDir: %(dir)s, testMatch: [%(match)s], timeout: %(timeout)d, workers: 1, retries: 0,
   expect: { timeout: %(expect)d },
   outputDir: %(out)s, reporter: [['json', { outputFile: %(report)s }]],
-  use: { baseURL: %(url)s, headless: true,
+  use: { ...(devices[own.__device] || {}), ...own, __device: undefined,
+         baseURL: %(url)s, headless: true,
          launchOptions: { executablePath: %(chromium)s, args: %(args)s } },
 };
 """
+# what of a project's own ``use`` (its top level, then its Chromium project's) the spec run
+# keeps: how the page is emulated, never where it goes, which browser, or what is recorded
+EMULATION = frozenset({
+    "__device", "viewport", "screen", "deviceScaleFactor", "isMobile", "hasTouch", "userAgent",
+    "locale", "timezoneId", "colorScheme", "reducedMotion", "forcedColors", "javaScriptEnabled",
+    "ignoreHTTPSErrors", "bypassCSP", "permissions", "geolocation", "extraHTTPHeaders",
+    "offline", "acceptDownloads", "actionTimeout", "navigationTimeout", "testIdAttribute"})
 
 
 def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -245,7 +255,9 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
         report_path = scratch / "report.json"
         config = scratch / "playwright.config.cjs"
         test_ms, expect_ms = await asyncio.to_thread(project_timeouts, project)
-        config.write_text(CONFIG % {
+        use = await asyncio.to_thread(project_emulation, project) if (
+            spec.parent.name == "test") else {}
+        config.write_text(CONFIG % {"use": json.dumps(use),
             "dir": json.dumps(str(test_dir)), "match": json.dumps(spec.name),
             "timeout": test_ms, "expect": expect_ms,
             "out": json.dumps(str(scratch / "out")),
@@ -303,6 +315,36 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                           attempts=1, duration_s=round(time.monotonic() - t0, 3),
                           error=next((v.reason for v in verdicts if v.status == "error"), None),
                           evidence=Evidence())
+
+
+def emulation(config: dict[str, Any]) -> dict[str, Any]:
+    """The page emulation a project's config sets (``EMULATION`` of its ``use``, then of its
+    Chromium project's, which wins): Web-Bench's chart and SVG projects fix a 640-pixel viewport
+    their tests measure against."""
+    projects = [p for p in config.get("projects") or [] if isinstance(p, dict)]
+    chosen = next((p for p in projects if "chrom" in str(p.get("name", "")).lower()),
+                  projects[0] if projects else {})
+    out: dict[str, Any] = {}
+    for use in (config.get("use"), chosen.get("use")):
+        if isinstance(use, dict):
+            out.update({k: v for k, v in use.items() if k in EMULATION})
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _config_emulation(project: Path, _mtime: float) -> str:
+    return json.dumps(emulation(read_playwright_config(project)))
+
+
+def project_emulation(project: Path) -> dict[str, Any]:
+    """``emulation`` of the project's Playwright config, or none."""
+    config = config_file(project)
+    if config is None:
+        return {}
+    try:
+        return cast(dict[str, Any], json.loads(_config_emulation(project, config.stat().st_mtime)))
+    except WebBenchError:
+        return {}
 
 
 @functools.lru_cache(maxsize=256)

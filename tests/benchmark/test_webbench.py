@@ -56,7 +56,7 @@ def test_the_fixture_project_imports_as_a_chained_task(tmp_path) -> None:
     assert res.exit_code == 0, res.output
     out = " ".join(res.output.split())
     assert "wb-tally: 3 evaluation tasks, 6 criteria" in out
-    assert ("wb-notes: 2 evaluation tasks, 4 criteria, 4 dependencies at the lockfile's "
+    assert ("wb-notes: 2 evaluation tasks, 5 criteria, 4 dependencies at the lockfile's "
             "versions (libraries: @web-bench/test-util)") in out
     (bt,), problems = load_bench(tmp_path, ["wb-tally"])
     assert problems == []
@@ -188,22 +188,23 @@ NOTES_BROKEN = ("<!doctype html><title>Notes</title><ul id=\"notes\"></ul>"
 def test_a_tasks_yml_project_runs_its_specs_as_the_repository_lays_them_out(tmp_path) -> None:
     """The specs of wb-notes require the workspace library by name and by relative path, a
     helper beside them, an npm package of their own (tinycolor2, from the registry) and the
-    app's files as ../src: the reference passes all four tests; an app that keeps its script
-    inline and its newest note black fails task-2's two tests (the app's failures, no
-    error)."""
+    app's files as ../src, the page emulated as the project's config says (its Chromium
+    project's Desktop Chrome descriptor, viewport and locale): the reference passes all five
+    tests; an app that keeps its script inline and its newest note black fails task-2's two
+    tests (the app's failures, no error)."""
     bench = tmp_path / "bench"
     assert runner.invoke(app, ["import", "web-bench", str(FIXTURE), "--out",
                                str(bench)]).exit_code == 0
     res = runner.invoke(app, ["eval", str(bench / "tasks" / "wb-notes" / "reference"), "--task",
                               "wb-notes", "--bench", str(bench), "--out", str(tmp_path / "ev")])
     assert res.exit_code == 0, res.output
-    assert "criteria passed 4/4, not found 0, errors 0" in " ".join(res.output.split())
+    assert "criteria passed 5/5, not found 0, errors 0" in " ".join(res.output.split())
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "index.html").write_text(NOTES_BROKEN)
     res = runner.invoke(app, ["eval", str(broken), "--task", "wb-notes", "--bench", str(bench),
                               "--out", str(tmp_path / "ev2")])
-    assert "criteria passed 2/4, not found 0, errors 0" in " ".join(res.output.split())
+    assert "criteria passed 3/5, not found 0, errors 0" in " ".join(res.output.split())
 
 
 def _eval(bench: Path, task: str, app_dir: Path, out: Path) -> str:
@@ -243,7 +244,7 @@ def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
     with deployer.deploy(reference, bt.task.serve, bt.root) as second:
         assert second.ok, second.result.error
         assert "$ npm install" not in second.result.log  # the cache, not the registry
-    assert "criteria passed 4/4, not found 0, errors 0" in _eval(
+    assert "criteria passed 5/5, not found 0, errors 0" in _eval(
         bench, "wb-meter", reference, tmp_path / "ev")
     broken = tmp_path / "broken"
     shutil.copytree(reference, broken)
@@ -375,3 +376,19 @@ def test_a_test_title_written_as_a_template_stands_for_every_test_of_its_loop() 
     assert of_title("Check Button ${buttonText} Focused", report) == [("passed", "")]
     assert of_title("Check Button Primary Focused", report) == [("passed", "")]
     assert of_title("Check Link ${x}", report) == [] and of_title("Nope", report) == []
+
+
+def test_the_spec_run_emulates_the_page_as_the_config_says_and_nothing_else() -> None:
+    """Only emulation is taken from a project's ``use`` (its Chromium project's over its top
+    level); where the run goes, which browser and what it records stay Asuka's."""
+    from asuka.uiagents.playwright_test import emulation
+
+    config = {"use": {"baseURL": "http://elsewhere", "locale": "de-DE", "trace": "on",
+                      "viewport": {"width": 800, "height": 600}},
+              "projects": [{"name": "firefox", "use": {"__device": "Desktop Firefox"}},
+                           {"name": "chromium", "use": {"__device": "Desktop Chrome",
+                                                        "viewport": {"width": 640, "height": 640},
+                                                        "headless": False, "channel": "chrome"}}]}
+    assert emulation(config) == {"locale": "de-DE", "__device": "Desktop Chrome",
+                                 "viewport": {"width": 640, "height": 640}}
+    assert emulation({}) == {}
