@@ -47,6 +47,17 @@ PROJECT_INSTALL_S = 900.0
 _OTHER_PORT_GRACE = 2.0
 
 
+def _needs_download(failure: DeployFailed, step: str, log: str = "") -> Exception:
+    """A project step that failed reaching a host (a binary from somewhere other than the npm
+    registry, which this machine cannot reach or the sandbox does not let it) is the setting's
+    limit, a setup error, never the app's failure; any other failure stands."""
+    offline = _OFFLINE.search(f"{failure}\n{log}")
+    if offline is None:
+        return failure
+    return ProjectSetupError(f"the project's {step} needs a download this machine cannot make "
+                             f"({offline.group(0)}): {failure}", log=log or str(failure))
+
+
 class DeployFailed(Exception):
     """A step failed; the message is the result's error."""
 
@@ -279,13 +290,7 @@ class Deployer:
                 self._run_step(attempt, scratch, "init", ["/bin/sh", "-c", serve.init],
                                self.timeouts.install, network=True, cwd=home, env=common)
             except DeployFailed as failure:
-                offline = _OFFLINE.search(str(failure))
-                if offline is None:
-                    raise
-                # a download the machine cannot make (a binary from a host other than the
-                # registry): the setting's limit, never the app's failure
-                raise ProjectSetupError(f"the project's init needs a download this machine "
-                                        f"cannot make ({offline.group(0)}): {failure}") from None
+                raise _needs_download(failure, "init") from None
         if serve.build:  # a build that fails is the app's failure, as in Web-Bench
             self._run_step(attempt, scratch, "build", ["/bin/sh", "-c", serve.build],
                            self.timeouts.build, cwd=home, env=common)
@@ -296,9 +301,14 @@ class Deployer:
         env = {k: project_mod.fill_port(v, port) for k, v in serve.env.items()}
         attempt.meta.update(command=command, port=str(port))
         env = {"PORT": str(port), "EVAL_PROJECT_PORT": str(port), **common, **env}
-        return self._launch(attempt, scratch, ["/bin/sh", "-c", command], home / serve.cwd,
-                            port, env, serve.path, max(self.timeouts.start, serve.timeout_s),
-                            "the project's serve command")
+        try:
+            return self._launch(attempt, scratch, ["/bin/sh", "-c", command], home / serve.cwd,
+                                port, env, serve.path, max(self.timeouts.start, serve.timeout_s),
+                                "the project's serve command")
+        except DeployFailed as failure:
+            # nosql's server starts MongoDB from a binary it downloads on first start
+            server_log = attempt.server_log.text() if attempt.server_log else ""
+            raise _needs_download(failure, "serve command", server_log) from None
 
     def _env(self, scratch: Path, *, network: bool, **extra: str) -> dict[str, str]:
         home = scratch / "home"

@@ -264,7 +264,8 @@ def test_a_backend_project_initialises_its_database_before_serving(tmp_path) -> 
     """wb-guestbook's webServer command first writes the database from the app's seed (npm run
     db, $DB_HOST from the config's env), then starts the app's own server through the
     project's script: the reference passes all three tests; an app whose seed is empty fails
-    the seeded entries' test (the app's failure)."""
+    the seeded entries' test (the app's failure); a server that cannot download what it needs
+    is a setup error."""
     bench = tmp_path / "bench"
     import_webbench(FIXTURE, bench, ["guestbook"])
     reference = bench / "tasks" / "wb-guestbook" / "reference"
@@ -275,6 +276,16 @@ def test_a_backend_project_initialises_its_database_before_serving(tmp_path) -> 
     (empty / "src" / "libs" / "setup.json").write_text("[]")
     assert "criteria passed 2/3, not found 0, errors 0" in _eval(
         bench, "wb-guestbook", empty, tmp_path / "ev2")
+    # a server that fetches a binary on its first start (nosql's MongoDB) where the machine
+    # cannot reach the host: a setup error of the setting, not the app's failure
+    dev = bench / "tasks" / "wb-guestbook" / "webbench" / "project" / "scripts" / "dev.js"
+    dev.write_text("require('https').get('https://binaries.example.invalid/db-7.0.tgz', () => {})"
+                   ".on('error', (e) => { console.error(String(e)); process.exit(1) })\n")
+    res = runner.invoke(app, ["eval", str(reference), "--task", "wb-guestbook", "--bench",
+                              str(bench), "--out", str(tmp_path / "ev3")])
+    out = " ".join(res.output.split())
+    assert res.exit_code == 1 and "could not evaluate (setup error)" in out, out
+    assert "the project's serve command needs a download this machine cannot make" in out
 
 
 PAGE = ("<!doctype html><title>Tally</title><h1 id=\"title\">Tally</h1><p id=\"count\">0</p>"
