@@ -73,9 +73,12 @@ class Deployment:
     running at interpreter exit) stops itself, so no server or child outlives its owner."""
 
     def __init__(self, result: DeployResult, cleanups: list[Callable[[], None]],
-                 server_log: LogBuffer | None = None) -> None:
+                 server_log: LogBuffer | None = None, project_home: Path | None = None) -> None:
         self.result = result
         self._server_log = server_log
+        # a task's own project (``ServeSpec``): the copy it serves from, with the app as its
+        # ``src/`` after the project's init and build (what Web-Bench's tests read and run in)
+        self.project_home = project_home
         self._lock = threading.Lock()
         # a forgotten deployment is still torn down when collected or at interpreter exit
         self._finalizer = weakref.finalize(self, _run_cleanups, cleanups)
@@ -125,6 +128,7 @@ class _Attempt:
         self.meta: dict[str, str] = {}
         self.cleanups: list[Callable[[], None]] = []
         self.server_log: LogBuffer | None = None
+        self.project_home: Path | None = None
 
     def note(self, text: str) -> None:
         self.parts.append(text.rstrip("\n") + "\n")
@@ -177,7 +181,8 @@ class Deployer:
             attempt.note(traceback.format_exc())
             result = attempt.result(error=f"deploy crashed: {type(exc).__name__}: {exc}")
         result.timings["total"] = round(time.monotonic() - started, 3)
-        deployment = Deployment(result, attempt.cleanups, attempt.server_log)
+        deployment = Deployment(result, attempt.cleanups, attempt.server_log,
+                                attempt.project_home)
         if not result.ok:
             deployment.stop()
         return deployment
@@ -272,6 +277,7 @@ class Deployer:
             modules = self.install_project(serve, task_root, attempt.note)
         with _timed(attempt, "assemble"):
             home = project_mod.copy_project(project, libraries, scratch / "app", serve.source)
+            attempt.project_home = home
             # a workspace shaped as the project (its root files with the app in src/, as the
             # agent is given it) deploys its src/; the project's own root files, configs and
             # dependencies serve it (the agent's copies of them are its context)

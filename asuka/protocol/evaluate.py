@@ -164,9 +164,11 @@ async def evaluate_workspace(bench_task: BenchTask, workspace: Path, ui_agent: U
             return EvalOutcome(ev, result, list(ev.probes.usage) if ev.probes else [],
                                timings={"deploy_s": t_deploy, "evaluate_s": 0.0})
         t1 = time.perf_counter()
+        # a project's tests read and run in the project as deployed (its init's packages, its
+        # build's output), as in Web-Bench; other sessions read the workspace
         ev, usage = await evaluate_served(bench_task, result.url, ui_agent, settings,
                                           evidence_dir, artifact=artifact,
-                                          source=Path(workspace))
+                                          source=deployment.project_home or Path(workspace))
         if ev.operability is not None and ev.operability.ok is False:  # B = 0
             ev = ev.model_copy(update={"source": inspect_sources(bench_task, Path(workspace))})
         # on the same artifact, still served: the build and code engineers read records and

@@ -210,8 +210,11 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
     shutil.copytree(project, home, symlinks=True, ignore=lambda d, names: [
         n for n in names if n in PROJECT_LEFT_OUT and (d == top or n == "node_modules")])
     if source is not None:  # a copy too: what src/ imports from ../ is the project's
-        shutil.copytree(app_of(source, "src"), home / "src", symlinks=True,
+        app = app_of(source, "src")
+        shutil.copytree(app, home / "src", symlinks=True,
                         ignore=lambda _d, names: [n for n in names if n == "node_modules"])
+        if (app / "node_modules").is_dir():  # the app's own packages, as its init installed
+            (home / "src" / "node_modules").symlink_to((app / "node_modules").resolve())
         if (project / "assets").is_dir() and not (home / "src" / "assets").exists():
             # as Web-Bench's evaluator does, and the deploy (ServeSpec.assets)
             shutil.copytree(project / "assets", home / "src" / "assets")
@@ -264,7 +267,11 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
             "report": json.dumps(str(report_path)), "url": json.dumps(base_url),
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
         cli = modules[0] / "@playwright" / "test" / "cli.js"
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(scratch),
+        # the project's installed tools (tsc, webpack) on PATH, as `npm test` puts them
+        bins = [d / "node_modules" / ".bin" for d in (source, test_dir.parent) if d is not None]
+        bins += [m / ".bin" for m in modules]
+        path = os.pathsep.join([*(str(b) for b in bins if b.is_dir()), "/usr/bin", "/bin"])
+        env = {"PATH": path, "HOME": str(scratch),
                "NODE_PATH": os.pathsep.join([str(scratch / "run" / "node_modules"),
                                              *map(str, modules)]),
                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1", "IS_EVAL_PRODUCTION": "1"}
