@@ -298,8 +298,12 @@ class Deployer:
             except DeployFailed as failure:
                 raise _needs_download(failure, "init") from None
         if serve.build:  # a build that fails is the app's failure, as in Web-Bench
-            self._run_step(attempt, scratch, "build", ["/bin/sh", "-c", serve.build],
-                           self.timeouts.build, cwd=home, env=common)
+            try:
+                self._run_step(attempt, scratch, "build", ["/bin/sh", "-c", serve.build],
+                               self.timeouts.build, cwd=home, env=common)
+            except DeployFailed as failure:
+                # unless it failed reaching a host (prisma's build fetches its engines)
+                raise _needs_download(failure, "build") from None
         lease = self.ports.lease()
         attempt.cleanups.append(lease.release)
         port = lease.port
