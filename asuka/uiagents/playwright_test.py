@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from asuka.benchmark.webbench import (
     WebBenchError,
@@ -277,6 +278,9 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1", "IS_EVAL_PRODUCTION": "1"}
         if source is not None:
             env["EVAL_PROJECT_ROOT"] = str(test_dir.parent / "src")
+        port = urlsplit(base_url).port
+        if port is not None:  # a spec may build its own URLs (webpack's goes to 0.0.0.0:PORT)
+            env["EVAL_PROJECT_PORT"] = str(port)
         proc = await asyncio.create_subprocess_exec(
             shutil.which("node") or "node", str(cli), "test", "--config", str(config),
             cwd=test_dir.parent, env=env, stdout=asyncio.subprocess.PIPE,
