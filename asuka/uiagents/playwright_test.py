@@ -269,7 +269,7 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
         cli = modules[0] / "@playwright" / "test" / "cli.js"
         # the project's installed tools (tsc, webpack) on PATH, as `npm test` puts them
-        bins = [d / "node_modules" / ".bin" for d in (source, test_dir.parent) if d is not None]
+        bins = [source / "node_modules" / ".bin"] if source is not None else []
         bins += [m / ".bin" for m in modules]
         path = os.pathsep.join([*(str(b) for b in bins if b.is_dir()), "/usr/bin", "/bin"])
         env = {"PATH": path, "HOME": str(scratch),
@@ -343,41 +343,36 @@ def emulation(config: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=256)
-def _config_emulation(project: Path, _mtime: float) -> str:
-    return json.dumps(emulation(read_playwright_config(project)))
+def _read_config(project: Path, _mtime: float) -> str:
+    return json.dumps(read_playwright_config(project))
 
 
-def project_emulation(project: Path) -> dict[str, Any]:
-    """``emulation`` of the project's Playwright config, or none."""
+def project_config(project: Path) -> dict[str, Any]:
+    """The project's Playwright config as read by node, once per version of the file; ``{}``
+    without one or when it cannot be read."""
     config = config_file(project)
     if config is None:
         return {}
     try:
-        return cast(dict[str, Any], json.loads(_config_emulation(project, config.stat().st_mtime)))
+        return cast(dict[str, Any], json.loads(_read_config(project, config.stat().st_mtime)))
     except WebBenchError:
         return {}
 
 
-@functools.lru_cache(maxsize=256)
-def _config_timeouts(project: Path, _mtime: float) -> tuple[int, int]:
-    config = read_playwright_config(project)
-    test = config.get("timeout")
-    expect = (config.get("expect") or {}).get("timeout")
-    return (int(test) if isinstance(test, (int, float)) and test > 0 else TEST_TIMEOUT_MS,
-            int(expect) if isinstance(expect, (int, float)) and expect > 0
-            else EXPECT_TIMEOUT_MS)
+def project_emulation(project: Path) -> dict[str, Any]:
+    """``emulation`` of the project's Playwright config, or none."""
+    return emulation(project_config(project))
 
 
 def project_timeouts(project: Path) -> tuple[int, int]:
     """A test's and an expectation's timeout (ms) as the project's own Playwright config sets
     them under ``IS_EVAL_PRODUCTION`` (Web-Bench's evaluator), else Playwright's defaults."""
-    config = config_file(project)
-    if config is None:
-        return TEST_TIMEOUT_MS, EXPECT_TIMEOUT_MS
-    try:
-        return _config_timeouts(project, config.stat().st_mtime)
-    except WebBenchError:
-        return TEST_TIMEOUT_MS, EXPECT_TIMEOUT_MS
+    config = project_config(project)
+    test = config.get("timeout")
+    expect = (config.get("expect") or {}).get("timeout")
+    return (int(test) if isinstance(test, (int, float)) and test > 0 else TEST_TIMEOUT_MS,
+            int(expect) if isinstance(expect, (int, float)) and expect > 0
+            else EXPECT_TIMEOUT_MS)
 
 
 def _error(eval_task: EvalTask, reason: str, t0: float) -> EvalTaskResult:
