@@ -3,7 +3,11 @@ under ``npx playwright test`` (@playwright/test from the npm registry, installed
 the system Chromium) against the served app, and each criterion that names a test takes that
 test's outcome.
 
-The spec is the benchmark's, so it runs as the harness (not sandboxed), on a configuration of
+The spec is the benchmark's, but it drives the app being judged and some specs run the app's own
+scripts (webpack's call ``npm run build`` in its ``src/``), so it runs under the deploy sandbox
+(bubblewrap when usable): no network but the served app's port (``reach_port``), the scratch
+folder it runs in the only writable path, the npm packages and the app's installed packages
+read-only, its process group killed at the end. It runs on a configuration of
 ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, Asuka's own
 ``@playwright/test`` release (the one that drives the system Chromium: the 1.57 Web-Bench's
 lockfile pins, made for Chromium 143, gives a popup opened under a window name no URL and
@@ -43,7 +47,9 @@ from asuka.benchmark.webbench import (
     without_comments,
 )
 from asuka.deploy.node_packages import PLAYWRIGHT_CORE, ensure_package, ensure_packages
+from asuka.deploy.procs import LogBuffer
 from asuka.deploy.project import app_of
+from asuka.deploy.sandbox import build_child_env, get_sandbox
 from asuka.errors import SetupError
 from asuka.sanitize import clean
 from asuka.schema import EvalTask, EvalTaskResult, Evidence, Verdict
@@ -269,33 +275,39 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
         cli = modules[0] / "@playwright" / "test" / "cli.js"
         # the project's installed tools (tsc, webpack) on PATH, as `npm test` puts them
-        bins = [source / "node_modules" / ".bin"] if source is not None else []
+        app_modules = source / "node_modules" if source is not None else None
+        bins = [app_modules / ".bin"] if app_modules is not None else []
         bins += [m / ".bin" for m in modules]
         path = os.pathsep.join([*(str(b) for b in bins if b.is_dir()), "/usr/bin", "/bin"])
-        env = {"PATH": path, "HOME": str(scratch),
-               "NODE_PATH": os.pathsep.join([str(scratch / "run" / "node_modules"),
-                                             *map(str, modules)]),
-               "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1", "IS_EVAL_PRODUCTION": "1"}
+        extra = {"PATH": path, "HOME": str(scratch),
+                 "NODE_PATH": os.pathsep.join([str(scratch / "run" / "node_modules"),
+                                               *map(str, modules)]),
+                 "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1", "IS_EVAL_PRODUCTION": "1"}
         if source is not None:
-            env["EVAL_PROJECT_ROOT"] = str(test_dir.parent / "src")
+            extra["EVAL_PROJECT_ROOT"] = str(test_dir.parent / "src")
         port = urlsplit(base_url).port
         if port is not None:  # a spec may build its own URLs (webpack's goes to 0.0.0.0:PORT)
-            env["EVAL_PROJECT_PORT"] = str(port)
-        proc = await asyncio.create_subprocess_exec(
-            shutil.which("node") or "node", str(cli), "test", "--config", str(config),
-            cwd=test_dir.parent, env=env, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
-        try:
-            output, _ = await asyncio.wait_for(proc.communicate(), RUN_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
+            extra["EVAL_PROJECT_PORT"] = str(port)
+        readonly = [*modules]
+        if app_modules is not None and app_modules.is_dir():
+            readonly.append(app_modules.resolve())
+        # an imported project's test folder is a copy in the scratch folder; a bare spec's
+        # folder (a task's own) is only read
+        inside = test_dir.resolve().is_relative_to(scratch.resolve())
+        if not inside:
+            readonly.append(test_dir)
+        output = await asyncio.to_thread(
+            _run_sandboxed, [shutil.which("node") or "node", str(cli), "test", "--config",
+                             str(config)],
+            test_dir.parent if inside else scratch, scratch, readonly,
+            build_child_env(extra, network=False), port)
+        if output is None:
             return _error(eval_task, f"playwright test did not finish within {RUN_TIMEOUT_S}s",
                           t0)
         try:
             report = json.loads(report_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            tail = clean(output.decode(errors="replace"), ERROR_CHARS)
+            tail = clean(output, ERROR_CHARS)
             return _error(eval_task, f"{spec.name} produced no report: {tail}", t0)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -326,6 +338,19 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                           attempts=1, duration_s=round(time.monotonic() - t0, 3),
                           error=next((v.reason for v in verdicts if v.status == "error"), None),
                           evidence=Evidence())
+
+
+def _run_sandboxed(argv: list[str], cwd: Path, scratch: Path, readonly: list[Path],
+                   env: dict[str, str], port: int | None) -> str | None:
+    """Run the spec's runner under the deploy sandbox; its output, or None past the clock."""
+    log = LogBuffer()
+    proc = get_sandbox("auto").spawn(argv, workspace=cwd, env=env, log=log, network=False,
+                                     writable=[scratch], readonly=readonly, reach_port=port)
+    try:
+        code = proc.wait(RUN_TIMEOUT_S)
+    finally:
+        proc.stop()  # the runner's whole process group: its browser, a build it started
+    return None if code is None else log.text()
 
 
 def emulation(config: dict[str, Any]) -> dict[str, Any]:

@@ -405,3 +405,61 @@ def test_the_spec_run_emulates_the_page_as_the_config_says_and_nothing_else() ->
     assert emulation(config) == {"locale": "de-DE", "__device": "Desktop Chrome",
                                  "viewport": {"width": 640, "height": 640}}
     assert emulation({}) == {}
+
+
+SANDBOX_SPEC = """const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+test('reaches the app', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('h1')).toHaveText('Served');
+});
+test('reaches no other port', async () => {
+  let reached = true;
+  try { await fetch('http://127.0.0.1:%(other)d/'); } catch (e) { reached = false; }
+  expect(reached).toBe(false);
+});
+test('writes nothing outside its folder', async () => {
+  // refused, or written into the sandbox's own /tmp: either way the host never sees it
+  try { fs.writeFileSync(%(outside)s, 'x'); } catch (e) {}
+});
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(600)
+def test_the_spec_runs_sandboxed_reaching_only_the_app(tmp_path) -> None:
+    """A spec is run in the deploy sandbox (bubblewrap here): it drives the served app, but it
+    cannot reach another port of the host nor write outside its scratch folder (the file it
+    writes never reaches the host), since some specs run the app's own scripts."""
+    import asyncio
+    import functools
+    import http.server
+    import threading
+
+    from asuka.schema import EvalTask
+    from asuka.uiagents.playwright_test import run_spec
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<h1>Served</h1>")
+    servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+        http.server.SimpleHTTPRequestHandler, directory=str(site))) for _ in range(2)]
+    for s in servers:
+        threading.Thread(target=s.serve_forever, daemon=True).start()
+    try:
+        outside = tmp_path / "outside.txt"
+        spec = tmp_path / "specs" / "sandbox.spec.js"
+        spec.parent.mkdir()
+        spec.write_text(SANDBOX_SPEC % {"other": servers[1].server_address[1],
+                                        "outside": json.dumps(str(outside))})
+        titles = ["reaches the app", "reaches no other port", "writes nothing outside its folder"]
+        task = EvalTask(id="t0", summary="sandbox", type="functionality", weight=1,
+                        spec=spec.name, criteria=[{"id": f"t0.c{i}", "text": t, "test": t}
+                                                  for i, t in enumerate(titles)])
+        result = asyncio.run(run_spec(task, spec, f"http://127.0.0.1:{servers[0].server_address[1]}"))
+    finally:
+        for s in servers:
+            s.shutdown()
+    assert [(v.status, v.reason) for v in result.verdicts] == [("pass", "the test passed")] * 3
+    assert not outside.exists()
