@@ -279,6 +279,39 @@ async def test_wording_mismatch_judged_by_the_llm(llm_server: ScriptedLLMServer,
     assert "No saved scenarios yet" in sent and "Nothing saved so far" in sent
 
 
+async def test_a_quoted_message_found_in_other_words_is_judged_by_the_llm(
+        llm_server: ScriptedLLMServer, app: Any) -> None:
+    """An ``expect_visible`` of a message the criterion quotes that matches nothing: the judge
+    reads the region it was looked for in (the page's main content, the app having no such
+    scope) and decides whether it says the same thing; one it says does not stays a miss (the
+    rungs above may still carry it); a number the region does not show asks nothing."""
+    llm_server.script(json_reply({"passed": True, "reason": "same meaning"}),
+                      json_reply({"passed": False, "reason": "no error is shown"}))
+    agent = uiagents.get("scripted", grounding={"backend": "llm", "kinds": ["wording"]},
+                         grounding_model=spec(llm_server), **OPTS)
+    et = task("g8",
+              ("g8.empty", "With nothing saved, the page says no scenario is saved yet",
+               [{"expect_visible": {"text": "No saved scenarios yet.",
+                                    "within": {"role": "region", "name": "Saved"}}}]),
+              ("g8.error", "A wrong amount shows the error 'Invalid amount.'",
+               [{"expect_visible": {"text": "Invalid amount."}}]),
+              ("g8.count", "The page says 3 scenarios are saved",
+               [{"expect_visible": {"text": "3 scenarios saved"}}]))
+    res, _ = await evaluate(agent, app, et)
+    empty, err, count = res.verdicts
+    assert (empty.status, empty.decided_by) == ("pass", "llm")
+    (w,) = empty.groundings
+    assert (w["kind"], w["passed"]) == ("wording", True) and "Nothing saved so far" in w[
+        "observed"]
+    assert (err.status, err.decided_by) == ("not_found", "scripted")
+    assert [g["passed"] for g in err.groundings if g["kind"] == "wording"] == [False]
+    assert count.status == "not_found" and not [g for g in count.groundings
+                                                 if g["kind"] == "wording"]
+    assert len(llm_server.requests) == 2
+    sent = request_text(llm_server.requests[0])
+    assert "It was not found in those words" in sent and "Nothing saved so far" in sent
+
+
 # ---------------------------------------------------------------- grounding none
 
 

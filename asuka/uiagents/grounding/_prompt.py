@@ -115,10 +115,11 @@ contains). eval and upload are not allowed. The check starts on a fresh page of 
 
 JUDGE_SYSTEM = """\
 You judge the wording of a web app that was built independently of its test. The test expected \
-some text on an element; the element exists and shows different words. Decide whether the \
-observed text satisfies the criterion as a user reading it would (same meaning, other words: \
-pass; a different message, state or content: fail). Reply with JSON \
-{"passed": true or false, "reason": "one line"}."""
+some text on an element; the element exists and shows different words (or the text was not \
+found at all, and you are given the text of the region where it should appear). Decide whether \
+the observed text satisfies the criterion as a user reading it would (same meaning, other \
+words: pass; a different message, state or content, or a region that does not say it: fail). \
+Reply with JSON {"passed": true or false, "reason": "one line"}."""
 
 
 def trim_snapshot(text: str, budget: int = SNAPSHOT_CHARS) -> str:
@@ -145,6 +146,11 @@ def ground_prompt(miss: Miss, budget: int = SNAPSHOT_CHARS) -> str:
 
 
 def judge_prompt(w: Wording) -> str:
+    if w.region:
+        return (f"Criterion: {w.criterion_text.strip()}\n"
+                f"The test expected the page to show: {w.expected!r}\n"
+                f"It was not found in those words. The region where it should appear shows: "
+                f"{w.observed!r}")
     return (f"Criterion: {w.criterion_text.strip()}\n"
             f"The test expected the element to show: {w.expected!r}\n"
             f"The element shows: {w.observed!r}")

@@ -43,6 +43,9 @@ class Wording:
     index: int
     expected: str
     observed: str
+    # the expected text matched nothing: ``observed`` is the text of the region it was looked
+    # for in (the step's scope, else the page's main content), not of one element
+    region: bool = False
 
 
 @dataclass

@@ -291,10 +291,13 @@ class CriterionRunner:
                         failure = exc
                 if failure is None:
                     continue
-                if isinstance(failure, LocatorMiss):
-                    raise failure
-                wording = (await self._wording(ctx, crit, i, steps[i], failure)
-                           if len(passes) < MAX_JUDGEMENTS else None)
+                miss = isinstance(failure, LocatorMiss)
+                if len(passes) >= MAX_JUDGEMENTS:
+                    wording = None
+                elif miss:  # a message the criterion quotes, perhaps in other words
+                    wording = await self._message_wording(ctx, crit, i, steps[i])
+                else:
+                    wording = await self._wording(ctx, crit, i, steps[i], failure)
                 if wording is None:
                     raise failure
                 t = time.monotonic()
@@ -314,9 +317,9 @@ class CriterionRunner:
                 if j.passed:
                     passes.append(i)
                     continue
-                if j.passed is False:
+                if j.passed is False and not miss:
                     raise _Judged(failure.detail, j.reason) from None
-                raise failure
+                raise failure  # a message not said in any words stays a miss: re-plannable
 
         try:
             await body()
@@ -418,6 +421,29 @@ class CriterionRunner:
             return None
         observed = collapse(as_text(vals[0]))[:OBSERVED_CHARS]
         return Wording(crit.id, crit.text, step, i, expected, observed)
+
+    async def _message_wording(self, ctx: StepContext, crit: Criterion, i: int,
+                               step: CheckStep) -> Wording | None:
+        """The wording question of an ``expect_visible`` of a quoted text that matched
+        nothing: does the region it was looked for in (its ``within``; where the app has no
+        such region, the page's main content) say the same thing in other words? None when it is no such step, or when a
+        number or date it states is not shown there (the deterministic miss stands)."""
+        loc = step.locator
+        if (not self.grounding.active or step.op != "expect_visible" or loc is None
+                or loc.text is None or loc.text.startswith("/")):
+            return None
+        vals: list[Any] = []
+        try:  # the scope the step names; where the app has none, its main content, its body
+            for where in [w for w in (loc.within, Locator(css="main"), Locator(css="body")) if w]:
+                vals = await asyncio.wait_for(first_match(ctx, where).evaluate_all(_TEXT_JS), 5)
+                if vals:
+                    break
+        except Exception:  # noqa: BLE001 - the page moved on: keep the deterministic miss
+            return None
+        observed = collapse(as_text(vals[0]))[:OBSERVED_CHARS] if vals else ""
+        if not observed or (numeric(loc.text) and not numbers_shown(loc.text, observed)):
+            return None
+        return Wording(crit.id, crit.text, step, i, loc.text, observed, region=True)
 
     # ------------------------------------------------------------ page state and evidence
 
