@@ -184,12 +184,19 @@ def spec_packages(project: Path) -> list[str]:
     return out
 
 
-def _link_all(modules: Path, into: Path) -> None:
-    """Symlink every package of ``modules`` into the ``node_modules`` folder ``into``."""
+# the spec runs under Asuka's Playwright: a project's own copy must not shadow it (Playwright
+# refuses to be loaded twice)
+PLAYWRIGHT_PACKAGES = frozenset({"@playwright", "playwright", "playwright-core"})
+
+
+def _link_all(modules: Path, into: Path, skip: frozenset[str] = frozenset()) -> None:
+    """Symlink every package of ``modules`` (but those named in ``skip``) into the
+    ``node_modules`` folder ``into``."""
     if not modules.is_dir():
         return
+    into.mkdir(parents=True, exist_ok=True)
     for entry in modules.iterdir():
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or entry.name in skip:
             continue
         if entry.name.startswith("@"):
             for pkg in entry.iterdir():
@@ -205,7 +212,9 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
     """The test folder to run ``spec`` from. For an imported project
     (``<project>/test/<spec>``): ``scratch/run/projects/<name>/``, a copy of the project (files
     are copied, not linked: an ES module resolves its imports from its real path), with a copy
-    of the app being judged as its ``src``, the libraries as ``scratch/run/libraries`` and the packages
+    of the app being judged as its ``src``, the project's packages as deployed (``source`` is
+    the deployed project; Playwright's left out) linked into its ``node_modules`` as the
+    repository installs them, the libraries as ``scratch/run/libraries`` and the packages
     (Playwright, the libraries by name, the tests' dependencies) in ``scratch/run/node_modules``,
     so CommonJS and ES modules resolve alike."""
     project = spec.parent.parent
@@ -222,6 +231,10 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
                         ignore=lambda _d, names: [n for n in names if n == "node_modules"])
         if (app / "node_modules").is_dir():  # the app's own packages, as its init installed
             (home / "src" / "node_modules").symlink_to((app / "node_modules").resolve())
+        if app != source:  # the project's packages as deployed, where its files resolve them
+            # (typescript's specs run tsc on cases that import React's types)
+            _link_all((source / "node_modules").resolve(), home / "node_modules",
+                      skip=PLAYWRIGHT_PACKAGES)
         if (project / "assets").is_dir() and not (home / "src" / "assets").exists():
             # as Web-Bench's evaluator does, and the deploy (ServeSpec.assets)
             shutil.copytree(project / "assets", home / "src" / "assets")
@@ -289,8 +302,9 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
         if port is not None:  # a spec may build its own URLs (webpack's goes to 0.0.0.0:PORT)
             extra["EVAL_PROJECT_PORT"] = str(port)
         readonly = [*modules]
-        if app_modules is not None and app_modules.is_dir():
-            readonly.append(app_modules.resolve())
+        if source is not None:  # the project's packages and the app's own, as deployed
+            readonly += [m.resolve() for m in (app_modules, app_of(source, "src") /
+                                               "node_modules") if m is not None and m.is_dir()]
         # an imported project's test folder is a copy in the scratch folder; a bare spec's
         # folder (a task's own) is only read
         inside = test_dir.resolve().is_relative_to(scratch.resolve())
