@@ -9,6 +9,9 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(ch
 # the old headless shell: what the scripted checks run on (over twice as fast as full Chromium)
 [ -x /usr/bin/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+# a sandbox without a network that still looks online to a browser (``asuka.deploy.sandbox``)
+command -v capsh >/dev/null 2>&1 || [ -x /usr/sbin/capsh ] || need_apt+=(libcap2-bin)
+command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || need_apt+=(iproute2)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -101,7 +101,8 @@ class DockerSandbox:
 
     def spawn(self, argv: Sequence[str], *, workspace: Path, env, log: LogBuffer, network: bool,
               writable: Sequence[Path] = (), readonly: Sequence[Path] = (),
-              expose_port: int | None = None, reach_port: int | None = None) -> DockerProcess:
+              expose_port: int | None = None, reach_port: int | None = None,
+              appear_online: bool = False) -> DockerProcess:
         if reach_port is not None:
             raise ValueError("the docker sandbox cannot limit a step to one host port; "
                              "probe scripts run under bwrap or locally")

@@ -106,12 +106,13 @@ class Sandbox(Protocol):
     def spawn(self, argv: Sequence[str], *, workspace: Path, env: Mapping[str, str],
               log: LogBuffer, network: bool, writable: Sequence[Path] = (),
               readonly: Sequence[Path] = (), expose_port: int | None = None,
-              reach_port: int | None = None) -> SandboxProcess:
+              reach_port: int | None = None, appear_online: bool = False) -> SandboxProcess:
         """Start ``argv`` in ``workspace``; ``writable``/``readonly``: more host paths it may
         see, at the same path. ``expose_port``: the step serves on that port and it must be
         reachable from the host at 127.0.0.1 on the same port number. ``reach_port``: the
         step may connect to the host's 127.0.0.1 on that port, at the same address (without
-        a network, the only address it can reach)."""
+        a network, the only address it can reach). ``appear_online``: without a network, a
+        browser inside still reports ``navigator.onLine`` true (where the backend can)."""
         ...
 
 
@@ -180,7 +181,7 @@ class LocalSandbox:
     bind_host = "127.0.0.1"
 
     def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
-              expose_port=None, reach_port=None):
+              expose_port=None, reach_port=None, appear_online=False):
         return LocalProcess(argv, Path(workspace), env, log)
 
 
@@ -206,7 +207,8 @@ class BwrapSandbox:
         self.executable = shutil.which(executable) or executable
 
     def command(self, argv: Sequence[str], *, workspace: Path, network: bool,
-                writable: Sequence[Path] = (), readonly: Sequence[Path] = ()) -> list[str]:
+                writable: Sequence[Path] = (), readonly: Sequence[Path] = (),
+                caps: Sequence[str] = ()) -> list[str]:
         cmd = [self.executable]
         for path in SYSTEM_DIRS:
             if os.path.islink(path):
@@ -227,12 +229,14 @@ class BwrapSandbox:
         cmd += ["--remount-ro", "/", "--chdir", os.path.realpath(workspace),
                 "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        for cap in caps:
+            cmd += ["--cap-add", cap]
         if not network:
             cmd.append("--unshare-net")
         return cmd + ["--", *argv]
 
     def spawn(self, argv, *, workspace, env, log, network, writable=(), readonly=(),
-              expose_port=None, reach_port=None):
+              expose_port=None, reach_port=None, appear_online=False):
         writable = list(writable)
         on_stop, relay = [], None
         if reach_port is not None and not network:
@@ -254,14 +258,35 @@ class BwrapSandbox:
             forwarder = TcpToUnixForwarder(expose_port, sock)
             on_stop += [forwarder.stop, lambda: shutil.rmtree(relay_dir, ignore_errors=True)]
             relay = (sock, expose_port)
+        caps: list[str] = []
+        tools = _online_tools() if appear_online and not network else None
+        if tools:
+            # Chromium reports navigator.onLine from the links it sees: loopback alone is
+            # offline. A veth pair inside the sandbox's own network namespace (no address, no
+            # route, gone with the namespace) is a link that is up; the capability it takes is
+            # dropped before the step runs
+            caps.append("CAP_NET_ADMIN")
+            argv = ["/bin/bash", "-c", ONLINE_SH, *tools, *argv]
         cmd = self.command(argv, workspace=workspace, network=network, writable=writable,
-                           readonly=readonly)
+                           readonly=readonly, caps=caps)
         try:
             return LocalProcess(cmd, Path(workspace), env, log, on_stop=on_stop, relay=relay)
         except BaseException:
             for cleanup in on_stop:
                 cleanup()
             raise
+
+
+ONLINE_SH = ('"$0" link add asuka0 type veth peer name asuka1 2>/dev/null'
+             ' && "$0" link set asuka0 up && "$0" link set asuka1 up;'
+             ' exec "$1" --caps= -- -c \'exec "$0" "$@"\' "${@:2}"')
+
+
+def _online_tools() -> list[str] | None:
+    """The host's ``ip`` and ``capsh`` (both under the read-only system dirs), or None."""
+    path = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
+    found = [shutil.which(tool, path=path) for tool in ("ip", "capsh")]
+    return [f for f in found if f] if all(found) else None
 
 
 def _tool_prefixes() -> list[str]:

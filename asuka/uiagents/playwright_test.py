@@ -358,8 +358,10 @@ def _run_sandboxed(argv: list[str], cwd: Path, scratch: Path, readonly: list[Pat
                    env: dict[str, str], port: int | None) -> str | None:
     """Run the spec's runner under the deploy sandbox; its output, or None past the clock."""
     log = LogBuffer()
+    # online to the page as on the machine Web-Bench ran on (bom's tests read navigator.onLine)
     proc = get_sandbox("auto").spawn(argv, workspace=cwd, env=env, log=log, network=False,
-                                     writable=[scratch], readonly=readonly, reach_port=port)
+                                     writable=[scratch], readonly=readonly, reach_port=port,
+                                     appear_online=True)
     try:
         code = proc.wait(RUN_TIMEOUT_S)
     finally:

@@ -414,6 +414,10 @@ test('reaches the app', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('h1')).toHaveText('Served');
 });
+test('looks online to the page', async ({ page }) => {
+  await page.goto('/');
+  expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+});
 test('reaches no other port', async () => {
   let reached = true;
   try { await fetch('http://127.0.0.1:%(other)d/'); } catch (e) { reached = false; }
@@ -430,7 +434,8 @@ test('writes nothing outside its folder', async () => {
 @pytest.mark.npm
 @pytest.mark.timeout(600)
 def test_the_spec_runs_sandboxed_reaching_only_the_app(tmp_path) -> None:
-    """A spec is run in the deploy sandbox (bubblewrap here): it drives the served app, but it
+    """A spec is run in the deploy sandbox (bubblewrap here): it drives the served app, which
+    sees the browser online (bom's tests read navigator.onLine), but it
     cannot reach another port of the host nor write outside its scratch folder (the file it
     writes never reaches the host), since some specs run the app's own scripts."""
     import asyncio
@@ -454,7 +459,8 @@ def test_the_spec_runs_sandboxed_reaching_only_the_app(tmp_path) -> None:
         spec.parent.mkdir()
         spec.write_text(SANDBOX_SPEC % {"other": servers[1].server_address[1],
                                         "outside": json.dumps(str(outside))})
-        titles = ["reaches the app", "reaches no other port", "writes nothing outside its folder"]
+        titles = ["reaches the app", "looks online to the page", "reaches no other port",
+                  "writes nothing outside its folder"]
         task = EvalTask(id="t0", summary="sandbox", type="functionality", weight=1,
                         spec=spec.name, criteria=[{"id": f"t0.c{i}", "text": t, "test": t}
                                                   for i, t in enumerate(titles)])
@@ -462,5 +468,5 @@ def test_the_spec_runs_sandboxed_reaching_only_the_app(tmp_path) -> None:
     finally:
         for s in servers:
             s.shutdown()
-    assert [(v.status, v.reason) for v in result.verdicts] == [("pass", "the test passed")] * 3
+    assert [(v.status, v.reason) for v in result.verdicts] == [("pass", "the test passed")] * 4
     assert not outside.exists()
