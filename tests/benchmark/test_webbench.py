@@ -222,10 +222,11 @@ def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
     ES-module config; vite from the npm registry): deployed as Web-Bench's evaluator does (the
     project's assets beside the app, `npm run build` first, then the webServer command), its
     dependencies installed once into the project cache and hard-linked into each deployment,
-    the reference passes all eight tests (one runs the project's own vite from PATH, as `npm
+    the reference passes all nine tests (one runs the project's own vite from PATH, as `npm
     test` would; one goes to the port in EVAL_PROJECT_PORT; one resolves the project's own
-    packages from the app's files, as they sit beside src/ in the repository); an app that lets
-    the reading pass 100 fails one; an
+    packages from the app's files, as they sit beside src/ in the repository; one runs an app
+    script with the package the project's `init` installed in the app, as webpack's do); an app
+    that lets the reading pass 100 fails one; an
     app that does not build fails the deploy (the app's failure)."""
     from asuka.benchmark.loading import load_bench
     from asuka.deploy import Deployer
@@ -247,13 +248,13 @@ def test_a_vite_project_is_served_by_its_own_dev_server(tmp_path) -> None:
     with deployer.deploy(reference, bt.task.serve, bt.root) as second:
         assert second.ok, second.result.error
         assert "$ npm install" not in second.result.log  # the cache, not the registry
-    assert "criteria passed 8/8, not found 0, errors 0" in _eval(
+    assert "criteria passed 9/9, not found 0, errors 0" in _eval(
         bench, "wb-meter", reference, tmp_path / "ev")
     broken = tmp_path / "broken"
     shutil.copytree(reference, broken)
     main = broken / "src" / "main.ts"
     main.write_text(main.read_text().replace("Math.min(100, value + 5)", "value + 5"))
-    assert "criteria passed 7/8, not found 0, errors 0" in _eval(
+    assert "criteria passed 8/9, not found 0, errors 0" in _eval(
         bench, "wb-meter", broken, tmp_path / "ev2")
     (broken / "src" / "main.ts").write_text("const x: number = (\n")  # a syntax error: no build
     with deployer.deploy(broken, bt.task.serve, bt.root) as failed:
