@@ -288,8 +288,8 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
         cli = modules[0] / "@playwright" / "test" / "cli.js"
         # the project's installed tools (tsc, webpack) on PATH, as `npm test` puts them
-        app_modules = source / "node_modules" if source is not None else None
-        bins = [app_modules / ".bin"] if app_modules is not None else []
+        project_modules = source / "node_modules" if source is not None else None
+        bins = [project_modules / ".bin"] if project_modules is not None else []
         bins += [m / ".bin" for m in modules]
         path = os.pathsep.join([*(str(b) for b in bins if b.is_dir()), "/usr/bin", "/bin"])
         extra = {"PATH": path, "HOME": str(scratch),
@@ -303,16 +303,15 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
             extra["EVAL_PROJECT_PORT"] = str(port)
         readonly = [*modules]
         if source is not None:  # the project's packages and the app's own, as deployed
-            readonly += [m.resolve() for m in (app_modules, app_of(source, "src") /
+            readonly += [m.resolve() for m in (project_modules, app_of(source, "src") /
                                                "node_modules") if m is not None and m.is_dir()]
         # an imported project's test folder is a copy in the scratch folder; a bare spec's
         # folder (a task's own) is only read
         inside = test_dir.resolve().is_relative_to(scratch.resolve())
         if not inside:
             readonly.append(test_dir)
-        output = await asyncio.to_thread(
-            _run_sandboxed, [shutil.which("node") or "node", str(cli), "test", "--config",
-                             str(config)],
+        output = await _run_sandboxed(
+            [shutil.which("node") or "node", str(cli), "test", "--config", str(config)],
             test_dir.parent if inside else scratch, scratch, readonly,
             build_child_env(extra, network=False), port)
         if output is None:
@@ -354,17 +353,17 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                           evidence=Evidence())
 
 
-def _run_sandboxed(argv: list[str], cwd: Path, scratch: Path, readonly: list[Path],
-                   env: dict[str, str], port: int | None) -> str | None:
+async def _run_sandboxed(argv: list[str], cwd: Path, scratch: Path, readonly: list[Path],
+                         env: dict[str, str], port: int | None) -> str | None:
     """Run the spec's runner under the deploy sandbox; its output, or None past the clock."""
     log = LogBuffer()
     # online to the page as on the machine Web-Bench ran on (bom's tests read navigator.onLine)
-    proc = get_sandbox("auto").spawn(argv, workspace=cwd, env=env, log=log, network=False,
-                                     writable=[scratch], readonly=readonly, reach_port=port,
-                                     appear_online=True)
+    proc = await asyncio.to_thread(
+        get_sandbox("auto").spawn, argv, workspace=cwd, env=env, log=log, network=False,
+        writable=[scratch], readonly=readonly, reach_port=port, appear_online=True)
     try:
-        code = proc.wait(RUN_TIMEOUT_S)
-    finally:
+        code = await asyncio.to_thread(proc.wait, RUN_TIMEOUT_S)
+    finally:  # also when the evaluation is cancelled: nothing outlives it
         proc.stop()  # the runner's whole process group: its browser, a build it started
     return None if code is None else log.text()
 
