@@ -119,9 +119,11 @@ class LLMProber:
                 readonly.append(scratch / "probe.sh")
                 argv = ["bash", str(scratch / "probe.sh")]
             log = LogBuffer()
+            # the page sees the browser online, as the UI agent's own browser does
             proc = sandbox.spawn(argv, workspace=workdir, writable=[scratch / "home"],
                                  readonly=readonly, log=log, network=False, reach_port=port,
-                                 env=build_child_env(extra, network=False))
+                                 env=build_child_env(extra, network=False),
+                                 appear_online=kind == "browser")
             try:
                 code = proc.wait(self.timeout_s)
             finally:
