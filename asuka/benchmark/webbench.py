@@ -81,7 +81,7 @@ import(pathToFileURL(process.argv[2]).href).then((m) => {
   if (c && c.default) c = c.default;
   const servers = Array.isArray(c.webServer) ? c.webServer : (c.webServer ? [c.webServer] : []);
   process.stdout.write(JSON.stringify({
-    timeout: c.timeout, expect: c.expect || {}, baseURL: (c.use || {}).baseURL,
+    timeout: c.timeout, retries: c.retries, expect: c.expect || {}, baseURL: (c.use || {}).baseURL,
     use: c.use || {}, projects: (c.projects || []).map((p) => ({ name: p.name, use: p.use || {} })),
     testDir: c.testDir, webServer: servers.map((w) => ({ command: w.command, env: w.env || {},
       url: w.url, port: w.port, timeout: w.timeout, cwd: w.cwd })) }));
@@ -383,10 +383,12 @@ def config_file(project: Path) -> Path | None:
     return next((project / n for n in CONFIG_NAMES if (project / n).is_file()), None)
 
 
-def read_playwright_config(project: Path, timeout_s: float = 30) -> dict[str, Any]:
+def read_playwright_config(project: Path, timeout_s: float = 30,
+                           ci: bool = False) -> dict[str, Any]:
     """The project's Playwright config, evaluated by node as Web-Bench's evaluator sees it
     (``IS_EVAL_PRODUCTION``, ``EVAL_PROJECT_ROOT=src``, the port ``PORT_PLACEHOLDER``); paths
-    into the project come back relative to it (``./assets``)."""
+    into the project come back relative to it (``./assets``). ``ci``: as Web-Bench's own CI
+    sees it when it tests the references (``CI=true``: the configs' ``retries: 2``)."""
     config = config_file(project)
     if config is None:
         raise WebBenchError(f"{project}: no Playwright config ({', '.join(CONFIG_NAMES)})")
@@ -404,7 +406,7 @@ def read_playwright_config(project: Path, timeout_s: float = 30) -> dict[str, An
         (work / "read-config.cjs").write_text(_READ_CONFIG_JS, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
                "EVAL_PROJECT_PORT": PORT_PLACEHOLDER, "EVAL_PROJECT_ROOT": "src",
-               "IS_EVAL_PRODUCTION": "true"}
+               "IS_EVAL_PRODUCTION": "true", **({"CI": "true"} if ci else {})}
         try:
             done = subprocess.run(["node", str(work / "read-config.cjs"),
                                    str(work / config.name)], cwd=work, env=env,

@@ -8,7 +8,8 @@ scripts (webpack's call ``npm run build`` in its ``src/``), so it runs under the
 (bubblewrap when usable): no network but the served app's port (``reach_port``), the scratch
 folder it runs in the only writable path, the npm packages and the app's installed packages
 read-only, its process group killed at the end. It runs on a configuration of
-ours: the app's URL as ``baseURL``, one worker, no retries, the JSON reporter, Asuka's own
+ours: the app's URL as ``baseURL``, one worker, no retries unless the run asks for Web-Bench's
+CI's (``RETRIES``), the JSON reporter, Asuka's own
 ``@playwright/test`` release (the one that drives the system Chromium: the 1.57 Web-Bench's
 lockfile pins, made for Chromium 143, gives a popup opened under a window name no URL and
 cannot reload it on Chromium 156, failing three tests of the ``sass`` and ``survey``
@@ -34,7 +35,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 from urllib.parse import urlsplit
 
 from asuka.benchmark.webbench import (
@@ -64,7 +65,7 @@ ERROR_CHARS = 600
 CONFIG = """const { devices } = require('@playwright/test');
 const own = %(use)s;
 module.exports = {
-  testDir: %(dir)s, testMatch: [%(match)s], timeout: %(timeout)d, workers: 1, retries: 0,
+  testDir: %(dir)s, testMatch: [%(match)s], timeout: %(timeout)d, workers: 1, retries: %(retries)d,
   expect: { timeout: %(expect)d },
   outputDir: %(out)s, reporter: [['json', { outputFile: %(report)s }]],
   use: { ...(devices[own.__device] || {}), ...own, __device: undefined,
@@ -81,9 +82,18 @@ EMULATION = frozenset({
     "offline", "acceptDownloads", "actionTimeout", "navigationTimeout", "testIdAttribute"})
 
 
-def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """test title -> (status, first error message) over every suite of a JSON report."""
-    out: dict[str, tuple[str, str]] = {}
+class TestRun(NamedTuple):
+    """A test's outcome in a JSON report: its last try's status and error, how many tries it
+    took (retries), and the first try's error when a retry passed (a flaky test)."""
+    status: str
+    error: str
+    tries: int = 1
+    first_error: str = ""
+
+
+def titles(report: dict[str, Any]) -> dict[str, TestRun]:
+    """test title -> its ``TestRun`` over every suite of a JSON report."""
+    out: dict[str, TestRun] = {}
 
     def walk(suite: dict[str, Any]) -> None:
         for spec in suite.get("specs", []):
@@ -91,7 +101,10 @@ def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
                 results = test.get("results") or [{}]
                 last = results[-1]
                 error = (last.get("error") or {}).get("message") or ""
-                out.setdefault(spec.get("title", ""), (last.get("status", "skipped"), error))
+                first = (results[0].get("error") or {}).get("message") or ""
+                out.setdefault(spec.get("title", ""), TestRun(
+                    last.get("status", "skipped"), error, len(results),
+                    first if len(results) > 1 else ""))
         for child in suite.get("suites", []):
             walk(child)
 
@@ -103,7 +116,7 @@ def titles(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
 
 
-def of_title(title: str, found: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+def of_title(title: str, found: dict[str, TestRun]) -> list[TestRun]:
     """The report's runs of the spec's test ``title``: the test of that title, or, for a
     title written as a template (``Check Button ${buttonText} Hovered``, a test per value of a
     loop), every test whose title it matches."""
@@ -253,9 +266,10 @@ def assemble(spec: Path, scratch: Path, source: Path | None, modules: list[Path]
 
 
 async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
-                   source: Path | None = None) -> EvalTaskResult:
+                   source: Path | None = None, retries: int | str = "none") -> EvalTaskResult:
     """Run ``spec`` against ``base_url``; one verdict per criterion that names a test.
-    ``source``: the folder of the app being judged (an imported project's ``src/``)."""
+    ``source``: the folder of the app being judged (an imported project's ``src/``);
+    ``retries``: ``spec_retries`` of the run (``RETRIES``)."""
     t0 = time.monotonic()
     project = spec.parent.parent
     try:
@@ -278,11 +292,13 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
         report_path = scratch / "report.json"
         config = scratch / "playwright.config.cjs"
         test_ms, expect_ms = await asyncio.to_thread(project_timeouts, project)
+        tries_more = await asyncio.to_thread(project_retries, project, retries) if (
+            spec.parent.name == "test") else spec_retries(retries)
         use = await asyncio.to_thread(project_emulation, project) if (
             spec.parent.name == "test") else {}
         config.write_text(CONFIG % {"use": json.dumps(use),
             "dir": json.dumps(str(test_dir)), "match": json.dumps(spec.name),
-            "timeout": test_ms, "expect": expect_ms,
+            "timeout": test_ms, "expect": expect_ms, "retries": tries_more,
             "out": json.dumps(str(scratch / "out")),
             "report": json.dumps(str(report_path)), "url": json.dumps(base_url),
             "chromium": json.dumps(find_chromium() or ""), "args": json.dumps(list(LAUNCH_ARGS))})
@@ -337,13 +353,18 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
                                     reason=f"{spec.name}: {reason}"))
             continue
         # a title written with ${...} is one test per value of a loop: all of them must pass
-        status, error = next(((st, er) for st, er in runs if st != "passed"), runs[0])
+        run = next((r for r in runs if r.status != "passed"), runs[0])
+        if run.status == "passed":
+            flaky = next((r for r in runs if r.tries > 1), None)
+            reason = "the test passed" if flaky is None else (
+                f"the test passed on try {flaky.tries} (a retry; its first try failed: "
+                f"{clean(flaky.first_error, ERROR_CHARS // 2)})")
+        else:
+            reason = clean(run.error, ERROR_CHARS) or f"the test {run.status}"
         verdicts.append(Verdict(
             criterion_id=c.id, backend=BACKEND,
-            status="pass" if status == "passed" else "fail" if status in (
-                "failed", "timedOut", "interrupted") else "unverifiable",
-            reason="the test passed" if status == "passed" else clean(error, ERROR_CHARS)
-            or f"the test {status}"))
+            status="pass" if run.status == "passed" else "fail" if run.status in (
+                "failed", "timedOut", "interrupted") else "unverifiable", reason=reason))
     statuses = {v.status for v in verdicts}
     status = ("error" if "error" in statuses else "passed" if statuses == {"pass"}
               else "failed")
@@ -383,20 +404,45 @@ def emulation(config: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=256)
-def _read_config(project: Path, _mtime: float) -> str:
-    return json.dumps(read_playwright_config(project))
+def _read_config(project: Path, _mtime: float, ci: bool) -> str:
+    return json.dumps(read_playwright_config(project, ci=ci))
 
 
-def project_config(project: Path) -> dict[str, Any]:
-    """The project's Playwright config as read by node, once per version of the file; ``{}``
-    without one or when it cannot be read."""
+def project_config(project: Path, ci: bool = False) -> dict[str, Any]:
+    """The project's Playwright config as read by node (``ci``: as Web-Bench's own CI reads
+    it), once per version of the file; ``{}`` without one or when it cannot be read."""
     config = config_file(project)
     if config is None:
         return {}
     try:
-        return cast(dict[str, Any], json.loads(_read_config(project, config.stat().st_mtime)))
+        return cast(dict[str, Any], json.loads(_read_config(project, config.stat().st_mtime,
+                                                            ci)))
     except WebBenchError:
         return {}
+
+
+# how often a failed test is tried again: "none" (as Web-Bench's evaluator runs an agent's
+# app: its configs say ``retries: CI ? 2 : 0`` and it sets no CI), "ci" (as Web-Bench's own CI
+# tests its references, ``CI=true``: the project's config decides, 2 for every project), or a
+# number. A pass on a retry says so in its reason.
+RETRIES = ("none", "ci")
+
+
+def spec_retries(mode: int | str) -> int:
+    """The retries of ``mode`` that need no project (``"ci"`` without a config: none)."""
+    if isinstance(mode, bool) or not (mode in RETRIES or isinstance(mode, int) and mode >= 0):
+        raise ValueError(f"spec_retries: {mode!r} is not one of {', '.join(RETRIES)} or a "
+                         "number of retries >= 0")
+    return mode if isinstance(mode, int) else 0
+
+
+def project_retries(project: Path, mode: int | str) -> int:
+    """``spec_retries`` of ``mode`` for a test of ``project``: ``"ci"`` reads its config."""
+    tries = spec_retries(mode)
+    if mode != "ci":
+        return tries
+    retries = project_config(project, ci=True).get("retries")
+    return int(retries) if isinstance(retries, (int, float)) and retries > 0 else 0
 
 
 def project_emulation(project: Path) -> dict[str, Any]:

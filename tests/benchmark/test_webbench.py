@@ -471,3 +471,72 @@ def test_the_spec_runs_sandboxed_reaching_only_the_app(tmp_path) -> None:
             s.shutdown()
     assert [(v.status, v.reason) for v in result.verdicts] == [("pass", "the test passed")] * 4
     assert not outside.exists()
+
+
+FLAKY_SPEC = """const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+const path = require('path');
+test('passes on its second try', async ({ page }) => {
+  await page.goto('/');
+  const marker = path.join(__dirname, 'tried-once');
+  const first = !fs.existsSync(marker);
+  fs.writeFileSync(marker, 'x');
+  expect(first ? 'not yet' : 'Served').toBe('Served');
+});
+test('always fails', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('h1')).toHaveText('Not served', { timeout: 500 });
+});
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.npm
+@pytest.mark.timeout(600)
+def test_a_test_passing_on_a_retry_says_so_and_retries_are_the_runs_choice(tmp_path) -> None:
+    """Web-Bench's configs say ``retries: process.env.CI ? 2 : 0``: its evaluator runs an
+    agent's app once, its own CI tests the references with 2 retries. ``spec_retries`` picks
+    (none by default; "ci" reads the project's config as its CI does); a pass on a retry names
+    the try and the first try's error, and a test failing every try still fails."""
+    import asyncio
+    import functools
+    import http.server
+    import threading
+
+    from asuka.schema import EvalTask
+    from asuka.uiagents.playwright_test import run_spec
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<h1>Served</h1>")
+    project = tmp_path / "projects" / "flaky"
+    (project / "test").mkdir(parents=True)
+    (project / "package.json").write_text('{"name": "flaky", "private": true}')
+    (project / "playwright.config.js").write_text(
+        "module.exports = { retries: process.env.CI ? 2 : 0 };\n")
+    spec = project / "test" / "flaky.spec.js"
+    spec.write_text(FLAKY_SPEC)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
+        http.server.SimpleHTTPRequestHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    titles = ["passes on its second try", "always fails"]
+    task = EvalTask(id="t0", summary="flaky", type="functionality", weight=1,
+                    spec=spec.name, criteria=[{"id": f"t0.c{i}", "text": t, "test": t}
+                                              for i, t in enumerate(titles)])
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        once = asyncio.run(run_spec(task, spec, url))
+        retried = asyncio.run(run_spec(task, spec, url, retries="ci"))
+    finally:
+        server.shutdown()
+    assert [v.status for v in once.verdicts] == ["fail", "fail"]
+    assert [v.status for v in retried.verdicts] == ["pass", "fail"]
+    assert retried.verdicts[0].reason.startswith("the test passed on try 2 (a retry; its "
+                                                 "first try failed: ")
+    assert "not yet" in retried.verdicts[0].reason
+    assert "Not served" in retried.verdicts[1].reason
+    assert not (project / "test" / "tried-once").exists()  # the run's copy, not the task's
+    with pytest.raises(ValueError, match="spec_retries"):
+        from asuka.uiagents.scripted.agent import ScriptedUIAgent
+
+        ScriptedUIAgent(spec_retries="always")

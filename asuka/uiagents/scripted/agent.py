@@ -139,10 +139,16 @@ class ScriptedUIAgent:
                  grounding_model: str | ModelSpec | dict | None = None,
                  grounding_cache: str | Path | None = None, fast_absence: bool = True,
                  screenshots: str = "failed", input: str = "any",
-                 allowed_tools: list[str] | None = None, ladder: bool = True) -> None:
+                 allowed_tools: list[str] | None = None, ladder: bool = True,
+                 spec_retries: int | str = "none") -> None:
         # the deterministic rungs of the resolution ladder (asuka.uiagents.scripted.ladder): relaxed
         # locators and wording, adapted actions; False: every check exactly as written
         self.ladder = bool(ladder)
+        # retries of a Playwright Test spec's failed test (asuka.uiagents.playwright_test.RETRIES)
+        from asuka.uiagents.playwright_test import spec_retries as _valid_retries
+
+        _valid_retries(spec_retries)
+        self.spec_retries = spec_retries
         self.stop_at_first_failure = bool(stop_at_first_failure)
         # None/"none": the miss decides; "llm": ground misses and judge wording (criterion.py)
         self.grounding = grounding_backends.make(grounding, grounding_model, grounding_cache)
@@ -258,7 +264,8 @@ class ScriptedSession:
             from asuka.uiagents.playwright_test import run_spec
 
             return await run_spec(eval_task, self.data_dir.parent / eval_task.spec,
-                                  self.base_url, source=self.source)
+                                  self.base_url, source=self.source,
+                                  retries=self.agent.spec_retries)
         t0 = time.monotonic()
         ev = PageEvidence()
         verdicts: list[Verdict] = []
