@@ -399,6 +399,48 @@ async def test_a_replanned_check_that_misses_beyond_the_original_is_a_miss(
     assert (v.status, v.decided_by, v.step) == ("not_found", "replanned", 2), v
     assert v.locator and "Delete coupon" in v.locator
 
+@pytest.mark.browser
+async def test_a_rewrite_that_misses_gets_one_more_request_with_what_it_met(
+        static_server: Any, tmp_path: Path) -> None:
+    """A re-planned check that cannot be carried through either is sent once more, with the
+    rewrite, where it stopped and the page there; the second answer decides (and is cached on
+    its own: the first request's answer stays what it was), and no third request follows."""
+    import json
+
+    site = ReplanSite(static_server, tmp_path)
+    queue, answers = site.queue, site.answers
+
+    def queued() -> list[dict[str, Any]]:
+        return [json.loads(line) for line in queue.read_text().splitlines()]
+
+    await site.verdict()
+    (first,) = queued()
+    guess = [{"goto": "/"}, {"click": {"text": "Actions"}},
+             {"click": {"role": "button", "name": "Redeem now", "exact": True}},
+             {"expect_text": {"css": "#uses", "value": "98"}}]
+    answers.write_text(json.dumps({"id": first["id"], "reply": {
+        "steps": guess, "reason": "behind Actions"}}) + "\n")
+    missed = await site.verdict()
+    assert (missed.status, missed.decided_by, missed.step) == ("not_found", "replanned", 2)
+    second = queued()[1]
+    assert second["kind"] == "replan" and second["id"] != first["id"]
+    assert "A first rewrite was tried" in second["prompt"]
+    assert "stopped at its step 3" in second["prompt"] and "Redeem now" in second["prompt"]
+    assert 'link "Log a redemption"' in second["prompt"]  # the page where it stopped
+    fixed = [*guess[:2], {"click": {"role": "link", "name": "Log a redemption"}}, guess[3]]
+    with answers.open("a") as f:
+        f.write(json.dumps({"id": second["id"], "reply": {
+            "steps": fixed, "reason": "it is a link"}}) + "\n")
+    v = await site.verdict()
+    assert (v.status, v.decided_by) == ("pass", "replanned"), v
+    assert [g["outcome"] for g in v.groundings if g["kind"] == "replan"] == [
+        "re-run: not_found", "re-run: pass"]
+    answers.unlink()
+    replay = await site.verdict({"backend": "file", "cache": str(site.cache), "kinds": ["replan"]})
+    assert (replay.status, replay.decided_by) == ("pass", "replanned")
+    assert len(queued()) == 2  # the pass asked nothing more
+
+
 CHART = FIXTURES / "chart"
 CHART_CHECKS = [
     # the columns counted by what pointing along the chart shows, one reading per year

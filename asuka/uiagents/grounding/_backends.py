@@ -188,8 +188,10 @@ class LLMGrounding:
         against the DSL and ``replan_problems`` before it may run."""
         if "replan" not in self.kinds:
             return None
+        tried = ([] if plan.tried is None else  # a second request: another id
+                 ["tried", str(plan.tried_step), *(st.describe() for st in plan.tried)])
         key = cache_key(scope, plan.criterion_id, plan.step, "replan", self.spec.label,
-                        plan.criterion_text, *(st.describe() for st in plan.steps))
+                        plan.criterion_text, *(st.describe() for st in plan.steps), *tried)
         hit = self.cache.get(key)
         if hit is not None:
             steps = hit.get("steps")

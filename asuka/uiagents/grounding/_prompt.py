@@ -232,9 +232,18 @@ def replan_prompt(plan: Replan, budget: int = SNAPSHOT_CHARS) -> str:
     upload = (f"Exception to the rules above: this check uploads {', '.join(uploads)}; your "
               "rewrite must upload the same file(s) the same way (an upload step with these "
               "files) before it acts on their content.\n\n" if uploads else "")
+    tried = ""
+    if plan.tried is not None:
+        lines = "\n".join(json.dumps(_as_yaml_step(s)) for s in plan.tried)
+        where = "" if plan.tried_step is None else f" at its step {plan.tried_step + 1}"
+        tried = (f"A first rewrite was tried (one step per line):\n{lines}\n\n"
+                 f"It could not be carried through either: it stopped{where}: "
+                 f"{plan.tried_failure}\nRewrite the check again for what the page shows "
+                 "(the snapshot below is the page where that rewrite stopped), or answer "
+                 "\"absent\".\n\n")
     return (f"Criterion: {plan.criterion_text.strip()}\n\n"
             f"The check as written (one step per line):\n{steps}\n\n"
-            f"It stopped at step {plan.step + 1}: {plan.failure}\n\n"
+            f"It stopped at step {plan.step + 1}: {plan.failure}\n\n{tried}"
             f"Expected values every rewrite must keep, unchanged:\n{kept}\n\n{upload}"
             f"Accessibility snapshot of the page at that moment:\n```yaml\n"
             f"{trim_snapshot(plan.snapshot, budget)}\n```")

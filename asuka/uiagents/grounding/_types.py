@@ -59,6 +59,11 @@ class Replan:
     step: int                     # the step where it stopped
     failure: str                  # what happened there (technical)
     snapshot: str                 # the page's accessibility snapshot at that moment
+    # a rewrite already tried that could not be carried through either: its steps, the step
+    # of it where it stopped and why (the snapshot is then the page at that moment)
+    tried: list[CheckStep] | None = None
+    tried_step: int | None = None
+    tried_failure: str = ""
 
 
 @dataclass

@@ -13,6 +13,11 @@ exactly the scripted one):
   app's origin put back as they were when the criterion started. Another miss may be grounded in
   turn (a step once, at most ``MAX_GROUNDINGS`` per criterion). "absent", an unusable reply, or a
   replacement that matches nothing leaves the verdict ``not_found``.
+- **Re-planning.** A check still not carried through (a miss, or an action that failed) goes
+  to the backend as a whole: it rewrites the check's actions for the page it sees, keeping every
+  expected value (``replan_problems``), and the rewrite runs on a fresh page. A rewrite that
+  cannot be carried through either is sent once more with its steps, where it stopped and the
+  page there (at most ``MAX_REPLANS`` per criterion; each request cached on its own).
 - **Wording.** An ``expect_text`` that found its element but not the expected words, when the
   expected value has no digit (numbers and dates stay deterministic), goes to the backend's
   wording judge with the observed text: a pass lets the check go on, a fail decides.
@@ -65,6 +70,7 @@ from asuka.usage import Usage
 
 BACKEND = "scripted"
 MAX_GROUNDINGS = 3
+MAX_REPLANS = 2  # a rewrite, and one more with what the first met
 MAX_JUDGEMENTS = 3
 MAX_SNAPSHOT_CHARS = 60_000
 RESTORE_PATH = "/__asuka_restore__"
@@ -157,22 +163,29 @@ class CriterionRunner:
         ran = original  # the steps `att` indexes: the re-planned check's once it has run
         said_absent = any(r["kind"] == "locator" and r.get("grounded") == "absent"
                           for r in records)
-        if (active and not said_absent and self._may_replan(att, steps)
-                and clock.deadline - time.monotonic() > 0):
+        first_stop = att  # where the check as written stopped: what every request names
+        # a rewrite that cannot be carried through either gets one more request, with what it
+        # met (a model's first guess at another app's design is often one control short)
+        while (active and not said_absent and self._may_replan(att, ran if replanned else steps)
+               and sum(r["kind"] == "replan" for r in records) < MAX_REPLANS
+               and clock.deadline - time.monotonic() > 0):
             try:
-                new = await self._replan(ctx, crit, original, att, records, clock)
+                new = await self._replan(ctx, crit, original, first_stop, records, clock,
+                                         tried=(ran, att) if replanned else None)
             except GroundingFailed as exc:
                 new = None
                 att = _Attempt("error", f"{att.reason}; re-planning failed: {exc}", att.step)
-            if new is not None:
-                ctx.page, ctx.last_status = await new_page(), None
-                await self._restore(ctx, state)
-                remaining = clock.deadline - time.monotonic()
-                att = await self._attempt(ctx, crit, new, list(new),
-                                          min(remaining, a.criterion_timeout_s),
-                                          remaining < a.criterion_timeout_s, records, clock)
-                records[-1]["outcome"] = f"re-run: {att.status}"
-                replanned, ran = True, new
+            if new is None:
+                break
+            ctx.page, ctx.last_status = await new_page(), None
+            await self._restore(ctx, state)
+            remaining = clock.deadline - time.monotonic()
+            att = await self._attempt(ctx, crit, new, list(new),
+                                      min(remaining, a.criterion_timeout_s),
+                                      remaining < a.criterion_timeout_s, records, clock)
+            next(r for r in reversed(records) if r["kind"] == "replan")["outcome"] = (
+                f"re-run: {att.status}")
+            replanned, ran = True, new
         v = self._verdict(crit, att, ran, grounded, records, t0)
         if replanned:
             v.decided_by = "replanned"
@@ -187,18 +200,24 @@ class CriterionRunner:
         return att.status == "not_found" or steps[att.step].op in ACTION_OPS
 
     async def _replan(self, ctx: StepContext, crit: Criterion, original: list[CheckStep],
-                      att: _Attempt, records: list[dict[str, Any]], clock: TaskClock
+                      att: _Attempt, records: list[dict[str, Any]], clock: TaskClock,
+                      tried: tuple[list[CheckStep], _Attempt] | None = None
                       ) -> list[CheckStep] | None:
+        """A rewrite of the check that stopped as ``att`` says; ``tried``: a rewrite already
+        run and where it stopped (the page then is the one the model is shown)."""
         assert att.step is not None
-        snapshot = att.snapshot_text
+        stop = att if tried is None else tried[1]
+        snapshot = stop.snapshot_text
         if snapshot is None:
             snapshot, _ = await self._snapshot(ctx.page, crit.id)
         if not snapshot:
             return None
+        plan = Replan(crit.id, crit.text, original, att.step, att.reason, snapshot)
+        if tried is not None:
+            plan.tried, plan.tried_step, plan.tried_failure = tried[0], stop.step, stop.reason
         t = time.monotonic()
         try:
-            answer = await self.grounding.replan(
-                Replan(crit.id, crit.text, original, att.step, att.reason, snapshot), self.scope)
+            answer = await self.grounding.replan(plan, self.scope)
         finally:
             clock.deadline += time.monotonic() - t
         if answer is None:
