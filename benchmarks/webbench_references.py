@@ -30,8 +30,7 @@ from asuka.benchmark.loading import load_bench
 from asuka.benchmark.webbench import import_webbench
 from asuka.deploy import Deployer
 from asuka.protocol.evaluate import EvalSettings, evaluate_workspace
-
-RETRIED = "the test passed on try"  # playwright_test's reason for a pass on a retry
+from asuka.uiagents.playwright_test import RETRIED_PASS
 
 
 async def prove(bench: Path, task_id: str, concurrency: int, retries: int | str) -> dict:
@@ -53,11 +52,11 @@ async def prove(bench: Path, task_id: str, concurrency: int, retries: int | str)
     failed = [v for v in verdicts if v.status not in ("pass", "error")]
     failing = [f"{cid}: {v.status}: {v.reason}" for cid, v in sorted(
         (v.criterion_id, v) for v in verdicts) if v.status != "pass"
-        or v.reason.startswith(RETRIED)]
+        or v.reason.startswith(RETRIED_PASS)]
     return {"deploy": "ok" if outcome.deploy.ok else f"failed: {outcome.deploy.error}"[:120],
             "failing": failing, "deploy_s": round(outcome.timings.get("deploy_s", 0), 1),
             "passed": sum(v.status == "pass" for v in verdicts), "total": total,
-            "flaky": sum(v.status == "pass" and v.reason.startswith(RETRIED) for v in verdicts),
+            "flaky": sum(v.status == "pass" and v.reason.startswith(RETRIED_PASS) for v in verdicts),
             "errors": len(errors) + missing,
             "note": (errors[0].reason if errors else failed[0].reason if failed else
                      next((r.error for r in outcome.evaluation.results.values() if r.error), "")

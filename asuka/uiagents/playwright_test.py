@@ -60,6 +60,7 @@ BACKEND = "playwright-test"
 TEST_TIMEOUT_MS = 30_000    # Web-Bench's playwright.config under IS_EVAL_PRODUCTION
 EXPECT_TIMEOUT_MS = 5_000
 RUN_TIMEOUT_S = 300
+RETRIED_PASS = "the test passed on try"  # how a pass on a retry's reason begins
 ERROR_CHARS = 600
 
 CONFIG = """const { devices } = require('@playwright/test');
@@ -357,7 +358,7 @@ async def run_spec(eval_task: EvalTask, spec: Path, base_url: str,
         if run.status == "passed":
             flaky = next((r for r in runs if r.tries > 1), None)
             reason = "the test passed" if flaky is None else (
-                f"the test passed on try {flaky.tries} (a retry; its first try failed: "
+                f"{RETRIED_PASS} {flaky.tries} (a retry; its first try failed: "
                 f"{clean(flaky.first_error, ERROR_CHARS // 2)})")
         else:
             reason = clean(run.error, ERROR_CHARS) or f"the test {run.status}"
