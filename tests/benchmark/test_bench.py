@@ -258,3 +258,30 @@ def test_stats_count_contracts_and_capabilities(tmp_path):
     assert s.capabilities["visual-quality"] == 0
     res = runner.invoke(app, ["stats", "--bench", str(tmp_path)])
     assert res.exit_code == 0 and "30.6% (JoyFrontBench)" in res.output, res.output
+
+
+def test_bundled_yaml_reads_the_same_without_libyaml():
+    """The loader takes libyaml's parser where PyYAML has it; a PyYAML built without it must
+    read every bundled file the same (libyaml takes `name: Is it free?}` in a flow mapping, the
+    pure-Python parser refuses it: quote such names)."""
+    import yaml
+
+    from asuka.benchmark.loading import bundled_dir
+
+    root = bundled_dir()
+    files = sorted([*root.glob("tasks/*/task.yaml"), *root.glob("dags/*.yaml"),
+                    root / "subsets.yaml"])
+    assert len(files) > 2
+    fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    differ = []
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        try:
+            same = yaml.load(text, Loader=yaml.SafeLoader) == yaml.load(text, Loader=fast)
+        except yaml.YAMLError as exc:
+            same = False
+            differ.append(f"{f.relative_to(root)}: {str(exc).splitlines()[-1].strip()}")
+            continue
+        if not same:
+            differ.append(f"{f.relative_to(root)}: reads differently")
+    assert differ == []
