@@ -66,6 +66,11 @@ SNAPSHOT = """- heading "Maintenance desk" [level=1]
     ("Total $9.49", "Subtotal $9.49 · Total: $9.49", True),
     ("Total $9.49", "$9.49 in total", True),
     ("Showing 3 posts", "Showing 3 of 12 posts", True),     # a unit after its number
+    # a signed number keeps its sign; an unsigned one decides nothing (a discount "−$12.00")
+    ("+16.3 °C", "March vs July: -16.3 °C", False),
+    ("+16.3 °C", "March vs July: +16.3 °C", True),
+    ("Discount: $12.00", "Discount −$12.00", True),
+    ("2026-11-20", "2026-11-20 to 2026-11-30", True),
 ])
 def test_same_words(expected: str, observed: str, holds: bool) -> None:
     assert same_words(expected, observed) is holds
@@ -74,6 +79,7 @@ def test_same_words(expected: str, observed: str, holds: bool) -> None:
 @pytest.mark.parametrize("expected, observed, holds", [
     ("Parts cost: $2.40", "Washer 1 × $2.40 Parts $2.40 Total $92.40", True),
     ("Parts cost: $2.40", "Parts $0.00 Total $2.40", False),         # another label's value
+    ("Change: +4.2%", "Change −4.2% on last year", False),           # the other sign
     ("Next delivery: Tue 17 Mar 2026", "Skip next delivery (Tue 17 Mar)", True),
     # the label stops at another value: the second date of a list is not "next"
     ("Next delivery: Tue 31 Mar 2026", "Upcoming deliveries: Tue 17 Mar Tue 31 Mar", False),
@@ -263,6 +269,14 @@ CHECKS = {
     "ambiguous": ([{"click": {"role": "button", "name": "Save", "exact": True}}], "not_found", "scripted"),
     "no-option": ([{"select": {"label": "Repayment method", "option": "Balloon"}}],
                   "fail", "scripted"),
+    # a scope the page does not have (no row "Sun") is not dropped for a control every row
+    # offers: neither clicked on the first row's nor seen there
+    "scope-gone": ([{"click": {"role": "button", "name": "Use as text", "exact": True,
+                               "within": {"role": "row", "name": "/^Sun/"}}}],
+                   "not_found", "scripted"),
+    "scope-gone-seen": ([{"expect_visible": {"role": "button", "name": "Use as text",
+                                             "within": {"role": "row", "name": "/^Sun/"}}}],
+                        "not_found", "scripted"),
     # a card named like the panel a check opens is not that panel (a mutant without the
     # detail panel must still fail)
     # a longer text that merely contains the word is something else

@@ -166,6 +166,7 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
         return None
     notes: list[str] = []
     current = spec
+    unscoped = False
     if spec.within is not None and not await _matches(ctx, spec.within):
         scope = (relax_locator(spec.within, snapshot, presence=False)
                  or await _structural(ctx, spec.within, action=False)
@@ -178,6 +179,9 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
             if spec.within.role is None:
                 return None
             current = alone
+            # without its scope a control every record offers is ambiguous: a control found
+            # below must be the page's only match, never the first record's
+            unscoped = True
         else:
             current = spec.model_copy(update={"within": scope.locator})
             notes.append(f"inside {scope.note}")
@@ -204,7 +208,11 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
     if found is None:
         return None
     candidate = found.model_copy(update={"within": current.within, "nth": spec.nth})
-    if not await _matches(ctx, candidate):
+    if unscoped and (action or found.role in CONTROL_ROLES):
+        candidate = candidate.model_copy(update={"nth": None})
+        if await _count(ctx, candidate) != 1:
+            return None
+    elif not await _matches(ctx, candidate):
         return None
     return Relaxed(candidate, ", ".join(notes))
 

@@ -218,14 +218,38 @@ def name_words(spec_value: str) -> list[list[str]]:
 # ---------------------------------------------------------------- wording
 
 
+_SIGNED_NUMBER = re.compile(r"(?:(?<![\w.,])([+\-\u2212])\s?[" + CURRENCY + r"]?\s?)?"
+                            r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)")
+
+
+def _signed(text: str) -> list[tuple[str, str]]:
+    """(sign, number) of each number of ``text``: "+", "-" or "" for none ("-16.3 °C",
+    "−$0.86", "+4.2 %"); a hyphen after a digit or letter is no sign ("2026-11-20", "B-7")."""
+    return [("-" if sign == "\u2212" else sign, _number(num).replace(",", ""))
+            for sign, num in _SIGNED_NUMBER.findall(text)]
+
+
+def sign_flipped(expected: str, observed: str) -> bool:
+    """A number ``expected`` states with a sign ("+16.3 °C") that ``observed`` shows only with
+    the other sign ("-16.3 °C"): the same digits, the opposite value. An unsigned number on
+    either side decides nothing (a discount may be shown as "$0.86" or "−$0.86")."""
+    shown: dict[str, set[str]] = {}
+    for sign, num in _signed(observed):
+        shown.setdefault(num, set()).add(sign)
+    for sign, num in _signed(expected):
+        if sign and num in shown and shown[num] == {"-" if sign == "+" else "+"}:
+            return True
+    return False
+
+
 def same_words(expected: str, observed: str, *, contains: bool = True) -> bool:
     """Does ``observed`` say ``expected`` in another form? Words in any order within a window
     of the expected length plus two (the whole text when not ``contains``), every number and
     date exact in value ("$10" is "$10.00", "20 Nov 2026" is "2026-11-20") and in the same
-    order."""
+    order, and a signed number never with the opposite sign."""
     want = values(expected)
     have = values(observed)
-    if not want:
+    if not want or sign_flipped(expected, observed):
         return False
     if not contains:
         return sorted(want) == sorted(have) and _numbers(want) == _numbers(have)
@@ -321,7 +345,7 @@ def labelled_value(expected: str, observed: str) -> bool:
         return False
     want = values(value)
     label_words = {_stem(t) for t in values(label) if t not in STOP_WORDS and not _is_number(t)}
-    if not want or not label_words or not _numbers(want):
+    if not want or not label_words or not _numbers(want) or sign_flipped(value, observed):
         return False
     have = values(observed)
     width = len(want) + 1
