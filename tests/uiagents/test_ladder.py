@@ -13,11 +13,13 @@ import pytest
 from asuka.schema import CheckStep, EvalTask, Locator
 from asuka.uiagents.scripted.agent import ScriptedUIAgent
 from asuka.uiagents.scripted.relax import (
+    dated,
     labelled_value,
     regex_literal,
     relax_locator,
     same_words,
     text_pattern,
+    times,
 )
 from asuka.uiagents.scripted.seen import user_words
 from tests.builders import FIXTURES
@@ -86,9 +88,32 @@ def test_same_words(expected: str, observed: str, holds: bool) -> None:
     ("Next delivery: Tue 31 Mar 2026", "Next delivery Tue 31 Mar 2025", False),
     ("Status: Done", "Done", False),                # a word is no value: a judge reads those
     ("Hours logged: 2", "Labour (2 h)", False),     # no word of the label
+    # a label of its own sharing a generic word is another quantity (found by the timesheet
+    # author); the expected label's words in another order, or fewer of them, still are it
+    ("Overtime hours: 0.00", "Regular hours 40.00 Holiday hours 0.00", False),
+    ("Overtime hours: 2.50", "Regular 40.00 Overtime 2.50", True),
+    ("Hours overtime: 2.50", "Overtime hours 2.50", True),
 ])
 def test_a_value_under_the_apps_own_label(expected: str, observed: str, holds: bool) -> None:
     assert labelled_value(expected, observed) is holds
+
+
+@pytest.mark.parametrize("text, clock", [
+    ("19:30, Screen 1", ["19:30"]), ("7:30 pm", ["19:30"]), ("7pm", ["19:00"]),
+    ("7.30 p.m.", ["19:30"]), ("12am", ["00:00"]), ("19h30", ["19:30"]),
+    # amounts, counts, runtimes and seats are no times
+    ("£12.50", []), ("14.30", []), ("Seat 12", []), ("1h 52m", []), ("25:00", []),
+])
+def test_clock_times(text: str, clock: list[str]) -> None:
+    assert times(text) == clock
+
+
+def test_a_name_by_day_and_time() -> None:
+    assert dated("Mon 7 Dec 19:30") == ("12-07", "19:30", [])
+    assert dated("Tuesday 8 December, 7:30 pm") == ("12-08", "19:30", [])
+    assert dated("Book Mon 7 Dec 19:30") == ("12-07", "19:30", ["book"])
+    assert dated("Mon 7 Dec") is None and dated("19:30") is None
+    assert dated("7 Dec 19:30 or 8 Dec 19:30") is None
 
 
 def test_simple_regexes_are_words_real_patterns_stay_exact() -> None:
@@ -175,6 +200,25 @@ CHECKS = {
                                   "within": {"role": "list", "name": "Upcoming events"}}},
                 {"expect_text": {"role": "list", "name": "Upcoming events", "value": "Plant swap"}}],
                "pass", "relaxed"),
+    # a count after the heading is its badge: "Overdue (3)" titles the list Overdue
+    "titled-count": ([{"expect_count": {"role": "listitem", "count": 3,
+                                        "within": {"role": "list", "name": "Overdue"}}},
+                      {"expect_text": {"role": "listitem", "nth": 0, "value": "MIC-02",
+                                       "within": {"role": "list", "name": "Overdue"}}}],
+                     "pass", "relaxed"),
+    # a table under a heading in the section's header row; the entries of a list shown as
+    # a table are its rows with cells, not the header row
+    "titled-table": ([{"expect_count": {"role": "row", "count": 3,
+                                        "within": {"role": "table", "name": "Returns"}}},
+                      {"expect_count": {"role": "listitem", "count": 2,
+                                        "within": {"role": "region", "name": "Due back"}}},
+                      {"expect_text": {"role": "listitem", "nth": 1, "value": "TRI-01",
+                                       "within": {"role": "region", "name": "Due back"}}}],
+                     "pass", "relaxed"),
+    "table-entries-count": ([{"expect_count": {"role": "listitem", "count": 3,
+                                               "within": {"role": "region",
+                                                          "name": "Due back"}}}],
+                            "fail", "relaxed"),
     "untitled": ([{"expect_count": {"role": "listitem", "count": 1,
                                     "within": {"role": "list", "name": "Coming up"}}}],
                  "not_found", "scripted"),
@@ -263,6 +307,35 @@ CHECKS = {
     # a list's item is not the detail panel that shows the same name
     "not-a-panel": ([{"expect_text": {"role": "listitem", "name": "Floss",
                                       "value": "Wed, Sat"}}], "not_found", "scripted"),
+    # a showing named by day and time, where the app names its button by the time and the
+    # day by the heading of its group ("19:30" under "Today, 7 Dec", "7:30 pm" under
+    # "Tuesday 8 December"); a day the film is not shown, or a slot listed twice, is no answer
+    "showtime": ([{"click": {"role": "button", "name": "Mon 7 Dec 19:30",
+                             "within": {"role": "article", "name": "Night Harbour"}}},
+                  {"expect_text": {"css": "#picked", "value": "Night Harbour Today, 7 Dec 19:30"}},
+                  {"click": {"role": "button", "name": "Tue 8 Dec 19:30",
+                             "within": {"role": "article", "name": "Night Harbour"}}},
+                  {"expect_text": {"css": "#picked", "value": "Tuesday 8 December 7:30 pm"}}],
+                 "pass", "relaxed"),
+    "showtime-other-day": ([{"click": {"role": "button", "name": "Wed 9 Dec 19:30",
+                                       "within": {"role": "article", "name": "Night Harbour"}}}],
+                           "not_found", "scripted"),
+    "showtime-other-film": ([{"click": {"role": "button", "name": "Mon 7 Dec 19:30",
+                                        "within": {"role": "article",
+                                                   "name": "The Paper Kites"}}}],
+                            "not_found", "scripted"),
+    "showtime-twice": ([{"click": {"role": "button", "name": "Tue 8 Dec 14:30",
+                                   "within": {"role": "article", "name": "The Paper Kites"}}}],
+                       "not_found", "scripted"),
+    # a count set on the − n + stepper its row names (not the Child row that mentions an
+    # adult); a stepper that stops short of the count is the app's answer, not a pass
+    "stepper": ([{"fill": {"label": "Adult", "value": "2"}},
+                 {"set": {"label": "Child", "value": "1"}},
+                 {"set": {"label": "Adult", "value": "1"}},
+                 {"expect_text": {"css": "#qty-adult", "value": "1"}},
+                 {"expect_text": {"css": "#qty-child", "value": "1"}}], "pass", "adapted"),
+    "stepper-limit": ([{"set": {"label": "Concession", "value": "5"}}], "not_found",
+                      "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

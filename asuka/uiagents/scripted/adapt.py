@@ -327,6 +327,12 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
                or await _dialog_field(ctx, name, text))
         if hit is not None:
             target, note = hit[0], hit[1] + ", "
+    if name and re.fullmatch(r"\d{1,2}", text) and (
+            target is None or (await _kind(target, ms))["tag"] == "button"):
+        # a count the app takes with − and + buttons around the number it shows
+        stepped = await _stepper(ctx, name, int(text), root)
+        if stepped is not None:
+            return stepped
     if target is not None:
         if note:
             return note + await _fill_control(target, text, ms)
@@ -339,6 +345,104 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
     if m is None:
         raise NotAdapted("no such field on the page")
     return await _month_year(ctx, spec, snapshot, int(m.group(1)), int(m.group(2)), ms, root)
+
+
+# Every visible stepper: a number shown (an <output>, a <span>, a read-only box) between a
+# button that lowers it and one that raises it inside the same small container, with the text
+# around it up to the largest ancestor holding no other stepper (the row that names it), and
+# that text's first line with the buttons' labels. The three parts of each are marked so that
+# Playwright can click and read them.
+_STEPPERS_JS = """([root, mark]) => {
+  const box = root || document.body;
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const said = el => ((el.getAttribute('aria-label') || '') + ' ' + (el.title || '') + ' '
+    + (el.innerText || el.value || '')).trim().toLowerCase();
+  const up = el => /^\\+$|(^|\\W)(add|increase|increment|more|plus|raise)(\\W|$)/.test(said(el));
+  const down = el => /^[-\u2212\u2013]$|(^|\\W)(remove|decrease|decrement|reduce|subtract|fewer|less|minus|lower)(\\W|$)/
+    .test(said(el));
+  const buttons = Array.from(box.querySelectorAll('button, [role=button], input[type=button]'))
+    .filter(visible);
+  const found = [];
+  for (const plus of buttons.filter(up)) {
+    const holder = plus.parentElement;
+    if (!holder) continue;
+    const minus = Array.from(holder.querySelectorAll('button, [role=button], input[type=button]'))
+      .filter(b => b !== plus && visible(b) && down(b));
+    const shown = Array.from(holder.querySelectorAll('output, span, strong, b, div, input'))
+      .filter(el => visible(el) && !el.querySelector('button')
+        && /^\\s*\\d{1,3}\\s*$/.test(el.matches('input') ? el.value : el.innerText));
+    if (minus.length !== 1 || shown.length !== 1) continue;
+    found.push([holder, minus[0], plus, shown[0]]);
+  }
+  return found.map(([holder, minus, plus, shown], i) => {
+    let around = holder;
+    for (let p = holder.parentElement; p && p !== box.parentElement; p = p.parentElement) {
+      if (found.some(f => f[0] !== holder && p.contains(f[0])) || (p.innerText || '').length > 300)
+        break;
+      around = p;
+    }
+    const key = mark + '-' + i;
+    minus.setAttribute('data-asuka-found', key + '-minus');
+    plus.setAttribute('data-asuka-found', key + '-plus');
+    shown.setAttribute('data-asuka-found', key + '-shown');
+    const labels = [minus, plus].map(b => b.getAttribute('aria-label') || b.title || '').join(' ');
+    const text = (around.innerText || '').trim();
+    return [key, text.split('\\n')[0] + ' ' + labels, text + ' ' + labels];
+  });
+}"""
+_SHOWN_JS = "el => el.matches('input') ? el.value : el.innerText"
+
+
+async def _stepper(ctx: StepContext, name: str, count: int, root: Any = None) -> str | None:
+    """Set a count on the one stepper the text around it names (the − 2 + of the Adult
+    tickets): click + or − until it shows ``count``. None when the page has no such stepper;
+    ``NotAdapted`` when it stops short (a limit the app sets is the app's answer)."""
+    try:
+        where = root if root is not None else None
+        found = await ctx.page.evaluate(
+            _STEPPERS_JS, [await where.element_handle() if where is not None else None,
+                           structure.new_mark()])
+    except PWError:
+        return None
+    want = name_words(name)
+
+    def pick(texts: list[tuple[str, str]]) -> str | None:
+        # the unique best: "Adult $12.50" over "Child $8.00 with an adult"
+        scored = sorted(((max(score(alt, words(text), presence=True) for alt in want), key)
+                         for key, text in texts), reverse=True)
+        scored = [s for s in scored if s[0] > 0]
+        if not scored or len(scored) > 1 and scored[1][0] > scored[0][0] - 0.05:
+            return None
+        return scored[0][1]
+
+    # named by its buttons or the first line of its row ("Adult £12.50") before a mention
+    # further down
+    key = (pick([(k, title) for k, title, _ in found])
+           or pick([(k, around) for k, _, around in found]))
+    if key is None:
+        return None
+    shown = ctx.page.locator(f'[data-asuka-found="{key}-shown"]')
+    ms = ctx.action_timeout_s * 1000
+    for _ in range(40):
+        try:
+            now = int((await shown.evaluate(_SHOWN_JS, timeout=ms)).strip())
+        except (PWError, ValueError) as exc:
+            raise NotAdapted(f"the stepper for {name!r} shows no number") from exc
+        if now == count:
+            return f"stepped the count for {name!r} to {count}"
+        part = "plus" if now < count else "minus"
+        button = ctx.page.locator(f'[data-asuka-found="{key}-{part}"]')
+        try:
+            if not await button.is_enabled(timeout=ms):
+                raise NotAdapted(f"the stepper for {name!r} stops at {now}")
+            await button.click(timeout=ms)
+            await ctx.page.wait_for_timeout(50)
+            after = int((await shown.evaluate(_SHOWN_JS, timeout=ms)).strip())
+        except (PWError, ValueError) as exc:
+            raise NotAdapted(f"the stepper for {name!r} did not respond") from exc
+        if after == now:
+            raise NotAdapted(f"the stepper for {name!r} stops at {now}")
+    raise NotAdapted(f"the stepper for {name!r} never reached {count}")
 
 
 async def _month_year(ctx: StepContext, spec: Locator, snapshot: str, year: int, month: int,

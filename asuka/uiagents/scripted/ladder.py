@@ -191,6 +191,14 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
     if (inner.role in MESSAGE_ROLES and inner.name is None and current.within is not None
             and spec.nth is None and await _matches(ctx, current.within)):
         return Relaxed(current.within, ", ".join(notes + [f"the {inner.role}'s scope itself"]))
+    if (inner.role == "listitem" and inner.name is None and current.within is not None
+            and await _matches(ctx, current.within)
+            and not await _matches(ctx, Locator(role="listitem", within=current.within))):
+        # the entries of a list the app shows as a table: its rows that hold cells (not the
+        # header row)
+        rows = Locator(css="tr:has(td)", within=current.within, nth=spec.nth)
+        if await _matches(ctx, rows.model_copy(update={"nth": None})):
+            return Relaxed(rows, ", ".join(notes + ["the table's rows as the list's entries"]))
     found: Locator | None = None
     if spec.text is not None:
         pattern = text_pattern(regex_literal(spec.text) or spec.text,
@@ -202,6 +210,10 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
         r = relax_locator(inner, snapshot, presence=presence)
         if r is None and current.within is None:
             r = await _structural(ctx, inner, action=action)
+        if r is None and not unscoped:
+            # without its scope, a film's 19:30 could be another film's
+            hit = await structure.dated_control(ctx, inner, current.within)
+            r = Relaxed(*hit) if hit else None
         if r is not None:
             found = r.locator
             notes.append(r.note)

@@ -138,6 +138,46 @@ _WEEKDAYS = {full: full[:3] for full in ("monday", "tuesday", "wednesday", "thur
                                                                   "weds": "wed"}
 
 
+_TIME = re.compile(r"(?<![\d:.])(\d{1,2})(?:([:.h])(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?![\d:]|\.\d)")
+
+
+def times(text: str) -> list[str]:
+    """Each clock time of ``text`` as 24-hour "hh:mm" ("19:30", "7:30 pm", "7pm", "19h30"); a
+    bare number, or one with a decimal point and no am/pm, is no time."""
+    out = []
+    for m in _TIME.finditer(_fold(text)):
+        hour, minute, half = int(m.group(1)), m.group(3), (m.group(4) or "").replace(".", "")
+        if minute is None and not half or m.group(2) == "." and not half:
+            continue  # "12.50" is an amount, "7.30 pm" a time
+        if half:
+            if not 1 <= hour <= 12:
+                continue
+            hour = hour % 12 + (12 if half == "pm" else 0)
+        if hour < 24 and int(minute or 0) < 60:
+            out.append(f"{hour:02d}:{int(minute or 0):02d}")
+    return out
+
+
+def dated(text: str) -> tuple[str, str, list[str]] | None:
+    """(month-day, time, other words) of a name that states one date and one clock time and
+    little else ("Mon 7 Dec 19:30" -> ("12-07", "19:30", [])), else None."""
+    folded = _fold(text)
+    found = _dates(folded)
+    clock = times(re.sub(_DATE, " ", folded))
+    if len(found) != 1 or len(clock) != 1:
+        return None
+    start, end, iso = found[0]
+    rest = [t for t in tokens(folded[:start] + " " + folded[end:])
+            if t not in _WEEKDAYS and t not in _WEEKDAYS.values() and not _is_number(t)
+            and t not in ("am", "pm", "h")]
+    return iso[5:], clock[0], rest
+
+
+def day_of(text: str) -> set[str]:
+    """The month-days ("12-07") ``text`` names."""
+    return {iso[5:] for _, _, iso in _dates(_fold(text))}
+
+
 def _value(tok: str) -> str:
     """A number by its value: "10.00" and "10" are the same amount, "2.50" and "2.5"."""
     if _is_number(tok) and "." in tok and "-" not in tok:
@@ -354,11 +394,16 @@ def labelled_value(expected: str, observed: str) -> bool:
             continue
         # the label is the words just before the value, never across another value ("Upcoming
         # deliveries: Tue 17 Mar, Tue 31 Mar" labels only the first date)
+        shown: set[str] = set()
         for t in reversed(have[max(0, start - LABEL_REACH):start]):
             if _is_number(t):
                 break
-            if _stem(t) in label_words:
-                return True
+            if t not in STOP_WORDS:
+                shown.add(_stem(t))
+        # a label of its own that shares a word but lacks one of the expected label's and adds
+        # one of its own is another quantity ("Holiday hours 0.00" is not "Overtime hours")
+        if shown & label_words and not (label_words - shown and shown - label_words):
+            return True
     return False
 
 

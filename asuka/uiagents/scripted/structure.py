@@ -1,6 +1,7 @@
 """The app's own structure, found by what it says rather than by its markup: a record (a row, a
 card, an item) by the name it shows, a form by the heading over it, the one button that submits
-the form being filled, and a control by its exact visible text.
+the form being filled, a control by its exact visible text, and a showing's control by its time
+under the day it belongs to.
 
 A check written against the reference app reads "the row named Black Friday", "the form named
 Checkout", "the button Apply"; an app nobody here wrote shows a card headed Black Friday, a form
@@ -20,6 +21,7 @@ from playwright.async_api import Error as PWError
 
 from asuka.schema import Locator, is_regex
 from asuka.uiagents.browsing.locate import StepContext, build_locator
+from asuka.uiagents.scripted import relax
 from asuka.uiagents.scripted.relax import STOP_WORDS, regex_literal, score, words
 
 # roles whose name is usually a title shown inside them (a record among its like)
@@ -126,9 +128,12 @@ _TITLED_JS = """([name, kind, mark, contains]) => {
   const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const sel = {list: 'ul,ol,[role=list]', table: 'table,[role=table],[role=grid]',
                grid: 'table,[role=table],[role=grid]'}[kind];
+  // a count after the title is a badge, not part of it: "Overdue (5)", "Catalogue (2 of 12)"
+  const title = h => norm((h.innerText || '').replace(/\s*\(\s*\d+(\s+of\s+\d+)?\s*\)\s*$/, ''));
   const heads = Array.from(document.querySelectorAll(
     'h1,h2,h3,h4,h5,h6,[role=heading],caption,legend,summary')).filter(h =>
-    visible(h) && (contains ? norm(h.innerText).includes(want) : norm(h.innerText) === want));
+    visible(h) && (contains ? norm(h.innerText).includes(want)
+      : title(h) === want || norm(h.innerText) === want));
   const level = h => { const m = /^H(\\d)$/.exec(h.tagName);
     return m ? +m[1] : +(h.getAttribute('aria-level') || 2); };
   const out = new Set();
@@ -138,10 +143,18 @@ _TITLED_JS = """([name, kind, mark, contains]) => {
     const parent = h.parentElement;
     if (!parent) continue;
     if (sel) {
-      const after = Array.from(parent.querySelectorAll(sel)).filter(el => visible(el) &&
-        (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) &&
-        !el.parentElement.closest(sel));
-      if (after.length) out.add(after[0]);
+      // the first one after the heading in its parent, else in the nearest ancestor that
+      // holds no other heading of its level or above (a heading in a header row over the
+      // section's table)
+      for (let box = parent; box && box !== document.body; box = box.parentElement) {
+        const rivals = Array.from(box.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]'))
+          .filter(x => x !== h && visible(x) && level(x) <= level(h));
+        if (box !== parent && rivals.length) break;
+        const after = Array.from(box.querySelectorAll(sel)).filter(el => visible(el) &&
+          (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+          !el.parentElement.closest(sel));
+        if (after.length) { out.add(after[0]); break; }
+      }
     } else {
       // the largest ancestor that holds no other heading of its level or above: the section
       // this heading titles (a detail panel, not just the header row around the heading)
@@ -174,6 +187,11 @@ _SUBMIT_JS = """(mark) => {
   buttons[0].setAttribute(mark[0], mark[1]);
   return 'found:' + mark[1] + ':' + (buttons[0].innerText || buttons[0].value || '').trim();
 }"""
+
+
+def new_mark() -> str:
+    """A fresh value for ``MARK``."""
+    return str(next(_COUNTER))
 
 
 def _name_text(value: str | None) -> str | None:
@@ -338,6 +356,83 @@ async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None
     if len(visible) != 1:
         return None
     return loc.model_copy(update={"nth": visible[0]}), f"the text {name!r}"
+
+
+# Every visible control inside ``root`` (a link, a button, a tab …) with its own name and the
+# texts of its ancestors up to ``root``, nearest first (up to one of 300 characters): what a
+# person reads around a "19:30" button, the day heading of its group. Called again with the
+# index of the one chosen, it marks that one.
+_CONTROLS_JS = """([root, mark]) => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const box = root || document.body;
+  const sel = 'a[href], button, input[type=button], input[type=submit], [role=button], '
+    + '[role=link], [role=tab], [role=menuitem], [role=option], [role=radio], input[type=radio]';
+  const controls = Array.from(box.querySelectorAll(sel)).filter(visible).slice(0, 300);
+  if (mark) {  // the second call: mark the one chosen
+    const el = controls[mark[2]];
+    if (!el) return null;
+    el.setAttribute(mark[0], mark[1]);
+    return 'found:' + mark[1];
+  }
+  return controls.map(el => {
+    let own = el.getAttribute('aria-label') || el.innerText || el.value || '';
+    if (el.matches('input[type=radio]') && el.labels && el.labels.length)
+      own = el.labels[0].innerText;
+    const around = [];
+    for (let p = el.parentElement; p && p !== box.parentElement && around.length < 8;
+         p = p.parentElement) {
+      const text = p.innerText || '';
+      if (text.length > 300) break;
+      around.push(text);
+    }
+    return [own.slice(0, 120), around];
+  });
+}"""
+
+
+async def dated_control(ctx: StepContext, spec: Locator,
+                        scope: Locator | None) -> tuple[Locator, str] | None:
+    """The one control for a showing, slot or session that ``spec`` names by day and time
+    ("Mon 7 Dec 19:30"), where the app names the control by its time and the day it belongs to
+    by a heading or label around it (a "19:30" button under "Today, 7 Dec", a row of "Tue 8
+    December" holding "7:30 pm"). Two such controls (a duplicated slot) are no answer."""
+    if spec.role not in relax.ROLE_FAMILIES[0] | relax.ROLE_FAMILIES[3]:
+        return None
+    want = relax.dated(_name_text(spec.name) or "")
+    if want is None or want[2]:
+        return None
+    day, clock, _ = want
+    try:
+        root = None
+        if scope is not None:
+            found = build_locator(ctx.page, scope)
+            if await found.count() != 1:
+                return None
+            root = await found.element_handle(timeout=1000)
+        rows = await ctx.page.evaluate(_CONTROLS_JS, [root, None])
+    except PWError:
+        return None
+    hits = []
+    for index, (own, around) in enumerate(rows):
+        if relax.times(own) != [clock]:
+            continue
+        days = relax.day_of(own)
+        if not days:
+            # the day of the nearest ancestor that names one, if it names only that one
+            days = next((d for d in map(relax.day_of, around) if d), set())
+        if days == {day}:
+            hits.append((index, own))
+    if len(hits) != 1:
+        return None
+    index, own = hits[0]
+    try:
+        answer = await ctx.page.evaluate(_CONTROLS_JS, [root, [MARK, str(next(_COUNTER)), index]])
+    except PWError:
+        return None
+    loc = _marked(answer)
+    if loc is None:
+        return None
+    return (loc, f"the {clock} control of the day {day} ({' '.join(own.split())[:40]!r})")
 
 
 # The open modal dialog's buttons (marked, so a CSS locator can click one), its title, and
