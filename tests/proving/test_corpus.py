@@ -178,15 +178,16 @@ def test_real_agent_agreement_figures_are_current():
 
 
 @pytest.mark.browser
-def test_cached_groundings_replay_offline():
+@pytest.mark.parametrize("key", ["survey-explorer/round-1", "equipment-loans/round-2"])
+def test_cached_groundings_replay_offline(key: str) -> None:
     """A corpus app evaluated with the groundings its model gave (cached beside the corpus,
-    no model, no network): the same agreement as recorded under KEY+grounded."""
+    no model, no network): the same agreement as recorded under KEY+grounded; one of the
+    first six tasks and one of the tasks written for the fifty."""
     import asyncio
 
     from asuka.proving.corpus import REALAGENT_DIR, corpus_entries, evaluate_entry
 
     record = json.loads((REALAGENT_DIR / AGREEMENT_FILE).read_text())
-    key = "survey-explorer/round-1"
     fig = record[key + "+grounded"]
     (entry,) = [e for e in corpus_entries("realagent") if e.key == key]
     bt = _bench_task(entry.task)

@@ -400,9 +400,13 @@ def labelled_value(expected: str, observed: str) -> bool:
                 break
             if t not in STOP_WORDS:
                 shown.add(_stem(t))
-        # a label of its own that shares a word but lacks one of the expected label's and adds
-        # one of its own is another quantity ("Holiday hours 0.00" is not "Overtime hours")
-        if shown & label_words and not (label_words - shown and shown - label_words):
+        # a label of its own that shares a word but lacks one of the expected label's, adds
+        # one of its own, and the page shows the missing word elsewhere is another quantity:
+        # "Holiday hours 0.00" beside "Overtime hours 2.50" is not "Overtime hours: 0.00"
+        # ("Monthly payment" on a page that never says "due" still is "Payment due")
+        missing = label_words - shown
+        elsewhere = missing & {_stem(t) for t in have}
+        if shown & label_words and not (missing and shown - label_words and elsewhere):
             return True
     return False
 
