@@ -129,7 +129,7 @@ _TITLED_JS = """([name, kind, mark, contains]) => {
   const sel = {list: 'ul,ol,[role=list]', table: 'table,[role=table],[role=grid]',
                grid: 'table,[role=table],[role=grid]'}[kind];
   // a count after the title is a badge, not part of it: "Overdue (5)", "Catalogue (2 of 12)"
-  const title = h => norm((h.innerText || '').replace(/\s*\(\s*\d+(\s+of\s+\d+)?\s*\)\s*$/, ''));
+  const title = h => norm((h.innerText || '').replace(/\\s*\\(\\s*\\d+(\\s+of\\s+\\d+)?\\s*\\)\\s*$/, ''));
   const heads = Array.from(document.querySelectorAll(
     'h1,h2,h3,h4,h5,h6,[role=heading],caption,legend,summary')).filter(h =>
     visible(h) && (contains ? norm(h.innerText).includes(want)
