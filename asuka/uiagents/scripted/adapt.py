@@ -352,7 +352,7 @@ async def set_value(ctx: StepContext, spec: Locator, value: Any) -> str:
 # around it up to the largest ancestor holding no other stepper (the row that names it), and
 # that text's first line with the buttons' labels. The three parts of each are marked so that
 # Playwright can click and read them.
-_STEPPERS_JS = """([root, mark]) => {
+_STEPPERS_JS = """([root, attr, mark]) => {
   const box = root || document.body;
   const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const said = el => ((el.getAttribute('aria-label') || '') + ' ' + (el.title || '') + ' '
@@ -382,9 +382,9 @@ _STEPPERS_JS = """([root, mark]) => {
       around = p;
     }
     const key = mark + '-' + i;
-    minus.setAttribute('data-asuka-found', key + '-minus');
-    plus.setAttribute('data-asuka-found', key + '-plus');
-    shown.setAttribute('data-asuka-found', key + '-shown');
+    minus.setAttribute(attr, key + '-minus');
+    plus.setAttribute(attr, key + '-plus');
+    shown.setAttribute(attr, key + '-shown');
     const labels = [minus, plus].map(b => b.getAttribute('aria-label') || b.title || '').join(' ');
     const text = (around.innerText || '').trim();
     return [key, text.split('\\n')[0] + ' ' + labels, text + ' ' + labels];
@@ -398,10 +398,9 @@ async def _stepper(ctx: StepContext, name: str, count: int, root: Any = None) ->
     tickets): click + or − until it shows ``count``. None when the page has no such stepper;
     ``NotAdapted`` when it stops short (a limit the app sets is the app's answer)."""
     try:
-        where = root if root is not None else None
         found = await ctx.page.evaluate(
-            _STEPPERS_JS, [await where.element_handle() if where is not None else None,
-                           structure.new_mark()])
+            _STEPPERS_JS, [await root.element_handle() if root is not None else None,
+                           structure.MARK, structure.new_mark()])
     except PWError:
         return None
     want = name_words(name)
@@ -421,7 +420,7 @@ async def _stepper(ctx: StepContext, name: str, count: int, root: Any = None) ->
            or pick([(k, around) for k, _, around in found]))
     if key is None:
         return None
-    shown = ctx.page.locator(f'[data-asuka-found="{key}-shown"]')
+    shown = ctx.page.locator(f'[{structure.MARK}="{key}-shown"]')
     ms = ctx.action_timeout_s * 1000
     for _ in range(40):
         try:
@@ -431,7 +430,7 @@ async def _stepper(ctx: StepContext, name: str, count: int, root: Any = None) ->
         if now == count:
             return f"stepped the count for {name!r} to {count}"
         part = "plus" if now < count else "minus"
-        button = ctx.page.locator(f'[data-asuka-found="{key}-{part}"]')
+        button = ctx.page.locator(f'[{structure.MARK}="{key}-{part}"]')
         try:
             if not await button.is_enabled(timeout=ms):
                 raise NotAdapted(f"the stepper for {name!r} stops at {now}")
