@@ -41,6 +41,8 @@ SNAPSHOT = """- heading "Maintenance desk" [level=1]
 
 @pytest.mark.parametrize("expected, observed, holds", [
     ("Roast: Light", "Light roast · 250g", True),
+    ("billed annually", "Billed yearly: $278.40 per seat", True),
+    ("Billed yearly", "Billed monthly", False),
     ("250 g", "Size 250g", True),
     ("Basket (0)", "Basket 0", True),
     ("$1,798.65", "Monthly 1798.65 $", True),
@@ -338,6 +340,41 @@ CHECKS = {
                  {"expect_text": {"css": "#qty-child", "value": "1"}}], "pass", "adapted"),
     "stepper-limit": ([{"set": {"label": "Concession", "value": "5"}}], "not_found",
                       "scripted"),
+    # sections side by side in one container (h2, table, h2, table): a section is what its
+    # heading titles up to the next heading, its list's entries the table's rows; the
+    # heading itself, outside that part, is still the page's one "Late (2)"
+    "flat-sections": ([{"expect_visible": {"role": "heading", "name": "Late (2)",
+                                           "within": {"role": "region", "name": "Late"}}},
+                       {"expect_count": {"role": "listitem", "count": 2,
+                                         "within": {"role": "region", "name": "Late"}}},
+                       {"expect_text": {"role": "listitem", "nth": -1, "value": "CAM-09",
+                                        "within": {"role": "region", "name": "Late"}}}],
+                      "pass", "relaxed"),
+    "flat-sections-count": ([{"expect_count": {"role": "listitem", "count": 3,
+                                               "within": {"role": "region", "name": "Late"}}}],
+                            "fail", "relaxed"),
+    # a field on a flow's next step: "Continue to payment" (not "Continue shopping") goes
+    # on to it; a field the next step does not have either stays a miss
+    "next-step": ([{"set": {"label": "Card holder", "value": "Sam Rivers"}},
+                   {"expect_value": {"css": "#holder", "value": "Sam Rivers"}}],
+                  "pass", "adapted"),
+    "next-step-absent": ([{"set": {"label": "Gift message", "value": "Enjoy"}}],
+                         "not_found", "scripted"),
+    # "Annual" is what the app calls Yearly; a setting shown twice (a billing switch at the
+    # top and again in a calculator, the same options) is set on its first; two groups
+    # offering different options stay apart ("EUR" of Currency, not of Invoice currency)
+    "synonym-twice": ([{"choose": {"label": "Billing", "option": "Annual"}},
+                       {"eval": "document.querySelector('[name=bill-top][value=year]').checked"},
+                       {"choose": {"label": "Currency", "exact": True, "option": "EUR"}},
+                       {"eval": "document.querySelector('[name=cur][value=eur]').checked"},
+                       {"eval": "document.querySelector('[name=inv][value=usd]').checked"}],
+                      "pass", "scripted"),
+    # a row's values in its fields ("18" / "20" in two boxes) read as a person sees them;
+    # another score is still another score
+    "fields-shown": ([{"expect_text": {"role": "row", "name": "/HW 1/", "value": "18 / 20"}}],
+                     "pass", "relaxed"),
+    "fields-other": ([{"expect_text": {"role": "row", "name": "/HW 1/", "value": "19 / 20"}}],
+                     "fail", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -504,21 +504,42 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
                      if n.role in ("radiogroup", "group", "tablist", "listbox", "region", "form")
                      and n.name and field), reverse=True)
     scored = [x for x in scored if x[0] > 0]
-    pool = nodes
-    if scored and (len(scored) == 1 or scored[1][0] < scored[0][0] - 0.05):
-        g = scored[0][1]
-        inside = []
+
+    def inside(g: int) -> list[Any]:
+        held = []
         for n in nodes[g + 1:]:
             if n.depth <= nodes[g].depth:
                 break
-            inside.append(n)
-        pool = inside or nodes
+            held.append(n)
+        return held
+
+    def offered(g: int) -> list[tuple[str, str]]:
+        return [(n.role, n.name) for n in inside(g) if n.role in CHOICE_ROLES]
+
+    pool = nodes
+    tied = [g for sc, g in scored if scored and sc >= scored[0][0] - 0.05]
+    if len(tied) == 1 or (len(tied) > 1 and len({tuple(offered(g)) for g in tied}) == 1
+                          and offered(tied[0])):
+        # one group, or the same setting shown twice (a currency switch at the top and again
+        # in the calculator, offering the same options): the first
+        pool = inside(min(tied)) or nodes
     hit = best(pool, name_words(text), CHOICE_ROLES, None, presence=True)
     if hit is None:
         raise NotAdapted(f"no single control offers {text!r}")
     found = (root if root is not None else ctx.page).get_by_role(
         hit.role, name=hit.name, exact=True)  # type: ignore
-    if await found.count() != 1:
+    n = await found.count()
+    if n > 1 and pool is not nodes:
+        # the option of the group chosen ("EUR" of Currency, not of Invoice currency; of the
+        # first of a setting shown twice): the how-manieth control of its name on the page
+        key = (hit.role, hit.name)
+        first = next(node for node in pool if (node.role, node.name) == key)
+        at = next(i for i, node in enumerate(nodes) if node is first)
+        same = [i for i, node in enumerate(nodes) if (node.role, node.name) == key]
+        if len(same) != n:
+            raise NotAdapted(f"{text!r} is offered by more than one control")
+        found = found.nth(same.index(at))
+    elif n != 1:
         raise NotAdapted(f"{text!r} is offered by more than one control")
     loc = found.first
     if hit.role in ("radio", "checkbox", "switch", "menuitemradio"):

@@ -61,6 +61,31 @@ _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a ch
 # scope it was looked for in (the region that shows it)
 MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
 _TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
+# What a person reads in an element: its text with each field showing its value and each
+# dropdown its chosen option (innerText has neither a field's value nor which option is
+# chosen, and lists every option of a dropdown).
+_SEEN_JS = """els => els.map(root => {
+  const out = [];
+  const walk = node => {
+    if (node.nodeType === Node.TEXT_NODE) { out.push(node.data); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    const el = node;
+    if (['SCRIPT', 'STYLE', 'TEMPLATE'].includes(el.tagName)) return;
+    if (el.checkVisibility && !el.checkVisibility()) return;
+    if (el.tagName === 'SELECT') {
+      out.push(' ' + Array.from(el.selectedOptions).map(o => o.text).join(', ') + ' ');
+      return; }
+    if (el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !['checkbox', 'radio',
+        'button', 'submit', 'reset', 'hidden', 'file', 'image'].includes(el.type))) {
+      out.push(' ' + el.value + ' '); return; }
+    const block = getComputedStyle(el).display !== 'inline';
+    if (block) out.push(' ');
+    el.childNodes.forEach(walk);
+    if (block) out.push(' ');
+  };
+  walk(root);
+  return out.join('').replace(/\\s+/g, ' ').trim();
+})"""
 
 
 @dataclass
@@ -81,14 +106,17 @@ async def intent(ctx: StepContext, op: str, spec: Locator, params: dict[str, Any
 
 async def _reveal_then(ctx: StepContext, step: CheckStep) -> Rescue | None:
     """A field that is not on the page until something opens it: click the one control that
-    opens it (``structure.reveal``), then carry the step out as its intent."""
-    hit = await structure.reveal(ctx, step.locator)
+    opens it (``structure.reveal``), or else the one that takes a flow in steps on to its
+    next step where the field is (``structure.forward``: the payment details after "Continue
+    to payment"), then carry the step out as its intent."""
+    hit = await structure.reveal(ctx, step.locator) or await structure.forward(ctx)
     if hit is None:
         return None
     opener, note = hit
     try:
         await build_locator(ctx.page, opener).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
-        await ctx.page.wait_for_timeout(150)  # the opened part renders
+        await ctx.page.wait_for_load_state("load", timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+        await ctx.page.wait_for_timeout(150)  # the opened part (the next step) renders
         taken = await intent(ctx, ADAPTABLE.get(step.op, step.op), step.locator, step.params)
     except (adapt.NotAdapted, PWError):
         return None
@@ -167,6 +195,7 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
     notes: list[str] = []
     current = spec
     unscoped = False
+    outside: Relaxed | None = None
     if spec.within is not None and not await _matches(ctx, spec.within):
         scope = (relax_locator(spec.within, snapshot, presence=False)
                  or await _structural(ctx, spec.within, action=False)
@@ -187,6 +216,12 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
             notes.append(f"inside {scope.note}")
             if await _matches(ctx, current):
                 return Relaxed(current, ", ".join(notes))
+            # the part found may not hold what titles it (a heading above its table, side by
+            # side with the other sections' headings): then, as for a missing scope, the
+            # element alone when the page has exactly one
+            alone = spec.model_copy(update={"within": None})
+            if spec.nth is None and await _count(ctx, alone) == 1:
+                outside = Relaxed(alone, "the page's only match, outside the part found")
     inner = current.model_copy(update={"within": None, "nth": None})
     if (inner.role in MESSAGE_ROLES and inner.name is None and current.within is not None
             and spec.nth is None and await _matches(ctx, current.within)):
@@ -218,14 +253,14 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
             found = r.locator
             notes.append(r.note)
     if found is None:
-        return None
+        return outside
     candidate = found.model_copy(update={"within": current.within, "nth": spec.nth})
     if unscoped and (action or found.role in CONTROL_ROLES):
         candidate = candidate.model_copy(update={"nth": None})
         if await _count(ctx, candidate) != 1:
             return None
     elif not await _matches(ctx, candidate):
-        return None
+        return outside
     return Relaxed(candidate, ", ".join(notes))
 
 
@@ -393,6 +428,16 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
             if target is not None and contains and labelled_value(value, as_text(target)):
                 return Rescue("relaxed", f"the same value under the app's own label: "
                                          f"{' '.join(as_text(target).split())[:120]!r}")
+            seen = await asyncio.wait_for(
+                build_locator(ctx.page, step.locator).evaluate_all(_SEEN_JS), 5)
+            shown = seen[step.locator.nth or 0] if seen and len(seen) > (
+                step.locator.nth or 0) else None
+            if shown is not None and shown != " ".join(as_text(target or "").split()) and (
+                    matches(step.params.get("value"), shown, contains=contains)
+                    or same_words(value, shown, contains=contains)):
+                # the value is in a field of the row ("18" / "20" in two boxes), or the
+                # dropdown's chosen option, not among its other options
+                return Rescue("relaxed", f"what its fields show: {shown[:120]!r}")
     except (PWError, asyncio.TimeoutError):
         return None
     return None

@@ -185,6 +185,10 @@ def _value(tok: str) -> str:
     return tok
 
 
+# words apps use for one and the same thing: a billing period called Annual or Yearly
+SYNONYMS = {"yearly": "annual", "annually": "annual"}
+
+
 def values(text: str) -> list[str]:
     """``tokens`` as values, for comparing what a text states: each date one token
     (yyyy-mm-dd, whatever its format), each number by its value."""
@@ -196,12 +200,13 @@ def values(text: str) -> list[str]:
         out.append(iso)
         last = end
     out += tokens(folded[last:])
-    return [_WEEKDAYS.get(t, _value(t)) for t in out]
+    return [_WEEKDAYS.get(t, SYNONYMS.get(t, _value(t))) for t in out]
 
 
 def _stem(tok: str) -> str:
     if tok[0].isdigit():
         return tok
+    tok = SYNONYMS.get(tok, tok)
     if len(tok) > 4 and tok.endswith("ies"):
         return tok[:-3] + "y"
     if len(tok) > 3 and tok.endswith("s") and not tok.endswith("ss"):

@@ -165,7 +165,19 @@ _TITLED_JS = """([name, kind, mark, contains]) => {
         if (rivals.length) break;
         best = sec; sec = sec.parentElement;
       }
-      if (best && norm(best.innerText).length > want.length) out.add(best);
+      if (best && norm(best.innerText).length > want.length) { out.add(best); continue; }
+      if (best) continue;
+      // headings and their parts side by side in one container (h2, table, h2, table): the
+      // section is what follows the heading up to the next heading of its level or above,
+      // when that is one element
+      const part = [];
+      for (let el = h.nextElementSibling; el; el = el.nextElementSibling) {
+        const rival = x => x.matches('h1,h2,h3,h4,h5,h6,[role=heading]') && level(x) <= level(h);
+        if (rival(el) || Array.from(el.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]'))
+          .some(x => visible(x) && rival(x))) break;
+        if (visible(el)) part.push(el);
+      }
+      if (part.length === 1) out.add(part[0]);
     }
   }
   if (out.size !== 1) return out.size;
@@ -338,6 +350,47 @@ async def reveal(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
         return None
     mark, name = hits[0]
     return Locator(css=f'[{MARK}="{mark}"]'), f"opened {name!r} to show the field"
+
+
+# Every visible control that moves a flow in steps on to its next step ("Continue to payment",
+# "Next", "Proceed to checkout", "Checkout"), with whether it can be used now.
+_FORWARD_JS = """(mark) => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const name = el => (el.getAttribute('aria-label') || el.innerText || el.value
+    || el.textContent || '').replace(/\\s+/g, ' ').trim();
+  // not "Continue shopping" (back to the shop), "Next page" (a list's pages), "Check out"
+  // (lending an item): only the step-after-this-one words
+  const forward = new RegExp(['^(continue|next|proceed)( step| to .+|:.*)?$',
+    '^(go to |proceed to )?checkout$', '^(go )?to (checkout|payment)$'].join('|'), 'i');
+  const els = Array.from(document.querySelectorAll(
+    'button, a[href], [role=button], [role=link], input[type=submit], input[type=button]'))
+    .filter(el => visible(el) && !el.closest('[aria-hidden=true]'));
+  const hits = [];
+  els.forEach((el, i) => {
+    const said = name(el).replace(/^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$/gu, '');
+    if (!forward.test(said)) return;
+    const off = el.disabled === true || el.getAttribute('aria-disabled') === 'true'
+      || !!el.closest('fieldset[disabled]');
+    el.setAttribute(mark[0], mark[1] + '-' + i);
+    hits.push([mark[1] + '-' + i, said.slice(0, 80), off]);
+  });
+  return hits;
+}"""
+
+
+async def forward(ctx: StepContext) -> tuple[Locator, str] | None:
+    """The one control that takes a flow in steps on to its next step ("Continue to payment"
+    under the seats, where the payment fields a check fills are on the next page), when it
+    can be used now. A disabled one is the app's answer (the step it needs is not done), and
+    two are ambiguous: None."""
+    try:
+        found = await ctx.page.evaluate(_FORWARD_JS, [MARK, str(next(_COUNTER))])
+    except PWError:
+        return None
+    if len(found) != 1 or found[0][2]:
+        return None
+    mark, name, _ = found[0]
+    return Locator(css=f'[{MARK}="{mark}"]'), f"went on with {name!r} to the next step"
 
 
 async def by_text(ctx: StepContext, spec: Locator) -> tuple[Locator, str] | None:
