@@ -375,6 +375,19 @@ CHECKS = {
                      "pass", "relaxed"),
     "fields-other": ([{"expect_text": {"role": "row", "name": "/HW 1/", "value": "19 / 20"}}],
                      "fail", "scripted"),
+    # ... but what the check typed itself is its entry, not something the app shows
+    "fields-typed": ([{"fill": {"label": "HW 2 score", "value": "17"}},
+                      {"expect_text": {"role": "row", "name": "/HW 2/", "value": "17 / 20"}}],
+                     "fail", "scripted"),
+    # what is in a tab the page is not showing: the one tab that shows it is opened (for an
+    # element found hidden, the tab showing that element); a control two tabs show is
+    # ambiguous
+    "tab-field": ([{"set": {"label": "Find old notes", "value": "ladder"}},
+                   {"expect_value": {"css": "#old-q", "value": "ladder"}}], "pass", "relaxed"),
+    "tab-text": ([{"expect_visible": {"text": "Note N-9 deleted"}}], "pass", "relaxed"),
+    "tab-hidden": ([{"expect_visible": {"text": "/^Note N-7/"}}], "pass", "relaxed"),
+    "tab-ambiguous": ([{"click": {"role": "button", "name": "Empty", "exact": True}}],
+                      "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -61,9 +61,9 @@ _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a ch
 # scope it was looked for in (the region that shows it)
 MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
 _TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
-# What a person reads in an element: its text with each field showing its value and each
-# dropdown its chosen option (innerText has neither a field's value nor which option is
-# chosen, and lists every option of a dropdown).
+# What a person reads in an element: its text with each field showing the value the app put
+# in it and each dropdown its chosen option (innerText has neither a field's value nor which
+# option is chosen, and lists every option of a dropdown).
 _SEEN_JS = """els => els.map(root => {
   const out = [];
   const walk = node => {
@@ -77,7 +77,8 @@ _SEEN_JS = """els => els.map(root => {
       return; }
     if (el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && !['checkbox', 'radio',
         'button', 'submit', 'reset', 'hidden', 'file', 'image'].includes(el.type))) {
-      out.push(' ' + el.value + ' '); return; }
+      // what the app put there, not what was typed since (a check's own entry is no result)
+      out.push(el.value === el.defaultValue ? ' ' + el.value + ' ' : ' '); return; }
     const block = getComputedStyle(el).display !== 'inline';
     if (block) out.push(' ');
     el.childNodes.forEach(walk);
@@ -129,6 +130,51 @@ async def _modal_open(ctx: StepContext) -> bool:
             "dialog[open]:visible, [role=dialog][aria-modal=true]:visible").count() > 0
     except PWError:
         return False
+
+
+MAX_TABS = 8
+
+
+async def _shown(ctx: StepContext, spec: Locator, *, first: bool) -> bool:
+    """Is the element ``spec`` finds first (``first``), or one of the first few, shown?"""
+    try:
+        found = build_locator(ctx.page, spec)
+        n = min(await found.count(), 1 if first else 5)
+        return any([await found.nth(i).is_visible() for i in range(n)])
+    except PWError:
+        return False
+
+
+async def _other_tab(ctx: StepContext, spec: Locator, *, hidden: bool) -> Rescue | None:
+    """What the step looks for is in a tab the page is not showing (the search box of the
+    Equipment tab while Out & overdue is open): the one tab that shows it, opened the way a
+    person opens it; none or several, and the tab that was open is opened again. ``hidden``:
+    the step found its element hidden, and the tab must show that one."""
+    tabs = ctx.page.get_by_role("tab")
+    n = await tabs.count()
+    if not 1 < n <= MAX_TABS:
+        return None
+    opened = [await tabs.nth(i).get_attribute("aria-selected") == "true" for i in range(n)]
+    names = [" ".join((await tabs.nth(i).inner_text()).split())[:40] for i in range(n)]
+    showing: list[int] = []
+    last = None
+    for i in range(n):
+        if opened[i] or not await tabs.nth(i).is_enabled():
+            continue
+        await tabs.nth(i).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+        await ctx.page.wait_for_timeout(150)  # the tab's panel renders
+        last = i
+        if await _shown(ctx, spec, first=hidden):
+            showing.append(i)
+    if len(showing) == 1:
+        if last != showing[0]:
+            await tabs.nth(showing[0]).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+            await ctx.page.wait_for_timeout(150)
+        return Rescue("relaxed", f"opened the tab {names[showing[0]]!r}, which shows it")
+    if last is not None and True in opened:
+        await tabs.nth(opened.index(True)).click(timeout=adapt.SNAPSHOT_TIMEOUT_MS)
+        await ctx.page.wait_for_timeout(150)
+    return None
 
 
 async def _snapshot(ctx: StepContext) -> str | None:
@@ -378,6 +424,11 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
             # offered either
             return Rescue("relaxed", "shown but disabled: it cannot be used")
         fillable = step.op in ADAPTABLE or step.op in INTENT_OPS
+        hidden = not miss and "not visible" in exc.detail and step.op != "expect_hidden"
+        if hidden:
+            r = await _other_tab(ctx, step.locator, hidden=True)
+            if r is not None:
+                return Rescue(r.rung, r.taken, step)
         if not miss and fillable and "not visible" in exc.detail:
             # the field is there but hidden until something opens it
             return await _reveal_then(ctx, step)
@@ -410,6 +461,10 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
                 r = Relaxed(*hit) if hit is not None else None
             if r is not None:
                 return Rescue("relaxed", r.note, step.model_copy(update={"locator": r.locator}))
+            if step.op != "expect_hidden":  # these click: after every rung that does not
+                t = await _other_tab(ctx, step.locator, hidden=False)
+                if t is not None:
+                    return Rescue(t.rung, t.taken, step)
             if fillable:  # last: it clicks
                 return await _reveal_then(ctx, step)
             return None
