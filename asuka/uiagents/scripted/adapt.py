@@ -517,7 +517,7 @@ async def choose(ctx: StepContext, spec: Locator, option: Any) -> str:
         return [(n.role, n.name) for n in inside(g) if n.role in CHOICE_ROLES]
 
     pool = nodes
-    tied = [g for sc, g in scored if scored and sc >= scored[0][0] - 0.05]
+    tied = [g for sc, g in scored if sc >= scored[0][0] - 0.05]
     if len(tied) == 1 or (len(tied) > 1 and len({tuple(offered(g)) for g in tied}) == 1
                           and offered(tied[0])):
         # one group, or the same setting shown twice (a currency switch at the top and again
