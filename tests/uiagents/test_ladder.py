@@ -375,6 +375,14 @@ CHECKS = {
                      "pass", "relaxed"),
     "fields-other": ([{"expect_text": {"role": "row", "name": "/HW 1/", "value": "19 / 20"}}],
                      "fail", "scripted"),
+    # a dropdown in a row reads as the option it shows, never its other options ("Missing")
+    "row-dropdown-shown": ([{"expect_text": {"role": "row", "name": "/HW 1/",
+                                             "value": "Graded"}}], "pass", "scripted"),
+    "row-dropdown-other": ([{"expect_text": {"role": "row", "name": "/HW 1/",
+                                             "value": "Missing"}}], "fail", "scripted"),
+    # ... while a dropdown the check names itself reads with what it offers
+    "dropdown-offers": ([{"expect_text": {"label": "HW 1 status", "value": "Missing"}}],
+                        "pass", "scripted"),
     # ... but what the check typed itself is its entry, not something the app shows
     "fields-typed": ([{"fill": {"label": "HW 2 score", "value": "17"}},
                       {"expect_text": {"role": "row", "name": "/HW 2/", "value": "17 / 20"}}],

@@ -31,6 +31,30 @@ CONNECTION_ERRORS = (
     "ERR_EMPTY_RESPONSE", "ERR_ADDRESS_UNREACHABLE", "ERR_NAME_NOT_RESOLVED",
     "ERR_CONNECTION_FAILED", "ERR_SOCKET_NOT_CONNECTED",
 )
+# An element's text as a person reads it: its innerText, except that a dropdown inside it
+# counts by its chosen option (innerText lists every option, so a row whose status dropdown
+# shows "Graded" would read "Missing Graded" and pass a check expecting "Missing"). A dropdown
+# the locator names itself still reads with all its options (what it offers).
+TEXT_JS = """els => els.map(root => {
+  if (root.tagName === 'SELECT' || !root.querySelector || !root.querySelector('select')
+      || (root.checkVisibility && !root.checkVisibility()))
+    return root.innerText ?? root.textContent;
+  const read = el => {
+    if (el.checkVisibility && !el.checkVisibility()) return '';
+    if (el.tagName === 'SELECT')
+      return '\\n' + Array.from(el.selectedOptions).map(o => o.text).join(', ') + '\\n';
+    const shown = getComputedStyle(el).display;
+    let s = '';
+    if (!el.querySelector('select')) s = el.innerText ?? el.textContent ?? '';
+    else el.childNodes.forEach(c => {
+      if (c.nodeType === Node.TEXT_NODE) s += c.data.replace(/\\s+/g, ' ');
+      else if (c.nodeType === Node.ELEMENT_NODE) s += read(c);
+    });
+    if (shown === 'table-cell') return s + '\\t';
+    return shown.startsWith('inline') ? s : '\\n' + s + '\\n';
+  };
+  return read(root).replace(/\\n\\s*\\n/g, '\\n').replace(/^\\s+|\\s+$/g, '');
+})"""
 _TRANSIENT = ("Execution context was destroyed", "Cannot find context with specified id",
               "frame was detached", "navigating and changing")
 _NOISE = re.compile(r"(retrying|waiting \d+m?s|waiting for element to be|attempting |"

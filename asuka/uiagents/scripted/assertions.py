@@ -7,6 +7,7 @@ from typing import Any
 
 from asuka.schema import CheckStep
 from asuka.uiagents.browsing.locate import (
+    TEXT_JS,
     Miss,
     StepContext,
     StepFailed,
@@ -69,7 +70,7 @@ async def expect_text(ctx: StepContext, step: CheckStep) -> None:
         text = as_text(text)
         return matches(value, text, contains=contains), f"observed {cut(collapse(text))!r}"
 
-    await _on_first(ctx, step, "els => els.map(e => e.innerText ?? e.textContent)", judge)
+    await _on_first(ctx, step, TEXT_JS, judge)
 
 
 _VALUE_JS = ("els => els.map(e => (e instanceof HTMLInputElement"

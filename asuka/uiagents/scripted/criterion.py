@@ -45,7 +45,14 @@ from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Criterion, Locator, Verdict
 from asuka.uiagents.browsing.input_modes import StepDenied
-from asuka.uiagents.browsing.locate import as_text, build_locator, collapse, cut, first_match
+from asuka.uiagents.browsing.locate import (
+    TEXT_JS,
+    as_text,
+    build_locator,
+    collapse,
+    cut,
+    first_match,
+)
 from asuka.uiagents.grounding import (
     OBSERVED_CHARS,
     GroundingBackend,
@@ -76,7 +83,6 @@ MAX_SNAPSHOT_CHARS = 60_000
 RESTORE_PATH = "/__asuka_restore__"
 ACTION_OPS = frozenset({"click", "dblclick", "hover", "check", "uncheck", "fill", "select",
                         "press", "set", "choose", "turn_on", "turn_off"})
-_TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
 _RESTORE_JS = ("items => { localStorage.clear();"
                " for (const {name, value} of items) localStorage.setItem(name, value); }")
 
@@ -433,7 +439,7 @@ class CriterionRunner:
             return None  # a number or date that is not there: the deterministic fail stands
         try:
             vals = await asyncio.wait_for(
-                first_match(ctx, step.locator).evaluate_all(_TEXT_JS), 5)
+                first_match(ctx, step.locator).evaluate_all(TEXT_JS), 5)
         except Exception:  # noqa: BLE001 - the page moved on: keep the deterministic fail
             return None
         if not vals:
@@ -454,7 +460,7 @@ class CriterionRunner:
         vals: list[Any] = []
         try:  # the scope the step names; where the app has none, its main content, its body
             for where in [w for w in (loc.within, Locator(css="main"), Locator(css="body")) if w]:
-                vals = await asyncio.wait_for(first_match(ctx, where).evaluate_all(_TEXT_JS), 5)
+                vals = await asyncio.wait_for(first_match(ctx, where).evaluate_all(TEXT_JS), 5)
                 if vals:
                     break
         except Exception:  # noqa: BLE001 - the page moved on: keep the deterministic miss

@@ -30,6 +30,7 @@ from playwright.async_api import Error as PWError
 
 from asuka.schema import CheckStep, Locator, is_regex
 from asuka.uiagents.browsing.locate import (
+    TEXT_JS,
     LocatorMiss,
     StepContext,
     StepFailed,
@@ -60,7 +61,6 @@ _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a ch
 # a message a check reads from an alert or status element: in an app without that role, the
 # scope it was looked for in (the region that shows it)
 MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
-_TEXT_JS = "els => els.map(e => e.innerText ?? e.textContent)"
 # What a person reads in an element: its text with each field showing the value the app put
 # in it and each dropdown its chosen option (innerText has neither a field's value nor which
 # option is chosen, and lists every option of a dropdown).
@@ -471,7 +471,7 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
         if step.op == "expect_text" and exc.detail.startswith("observed ") and value:
             contains = step.params.get("contains", True) is not False
             texts = await asyncio.wait_for(
-                build_locator(ctx.page, step.locator).evaluate_all(_TEXT_JS), 5)
+                build_locator(ctx.page, step.locator).evaluate_all(TEXT_JS), 5)
             target = texts[step.locator.nth or 0] if texts and len(texts) > (
                 step.locator.nth or 0) else None
             if target is not None and same_words(value, as_text(target), contains=contains):
