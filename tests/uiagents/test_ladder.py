@@ -396,6 +396,14 @@ CHECKS = {
     "tab-hidden": ([{"expect_visible": {"text": "/^Note N-7/"}}], "pass", "relaxed"),
     "tab-ambiguous": ([{"click": {"role": "button", "name": "Empty", "exact": True}}],
                       "not_found", "scripted"),
+    # several elements found, the first hidden: the one shown is the one a person uses;
+    # several shown stay as they failed
+    "shown-one": ([{"click": {"role": "button", "name": "Snooze all"}},
+                   {"expect_text": {"role": "status", "value": "All reminders snoozed",
+                                    "within": {"role": "region", "name": "Reminders"}}}],
+                  "pass", "relaxed"),
+    "shown-several": ([{"click": {"role": "button", "name": "Clear done"}}],
+                      "fail", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),

@@ -133,6 +133,7 @@ async def _modal_open(ctx: StepContext) -> bool:
 
 
 MAX_TABS = 8
+MAX_SHOWN_SCAN = 30  # matches looked at for the one that is shown
 
 
 async def _shown(ctx: StepContext, spec: Locator) -> bool:
@@ -142,6 +143,25 @@ async def _shown(ctx: StepContext, spec: Locator) -> bool:
         return await found.count() > 0 and await found.first.is_visible()
     except PWError:
         return False
+
+
+async def _shown_one(ctx: StepContext, step: CheckStep) -> Rescue | None:
+    """The step's locator finds several elements and the first is hidden (a closed dialog's
+    copy of a button, a template row): the one of them that is shown is the element a person
+    sees and uses. None shown, or several, and the step stays as it failed."""
+    spec = step.locator
+    if spec is None or spec.nth is not None:
+        return None
+    found = build_locator(ctx.page, spec)
+    n = await found.count()
+    if not 1 < n <= MAX_SHOWN_SCAN:
+        return None
+    shown = [i for i in range(n) if await found.nth(i).is_visible()]
+    if len(shown) != 1:
+        return None
+    return Rescue("relaxed", f"the one of its {n} matches that is shown (match {shown[0] + 1})",
+                  step.model_copy(update={"locator": spec.model_copy(
+                      update={"nth": shown[0]})}))
 
 
 async def _other_tab(ctx: StepContext, spec: Locator) -> Rescue | None:
@@ -427,6 +447,9 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
         fillable = step.op in ADAPTABLE or step.op in INTENT_OPS
         hidden = not miss and "not visible" in exc.detail and step.op != "expect_hidden"
         if hidden:
+            one = await _shown_one(ctx, step)
+            if one is not None:
+                return one
             r = await _other_tab(ctx, step.locator)
             if r is not None:
                 return Rescue(r.rung, r.taken, step)
