@@ -402,6 +402,7 @@ CHECKS = {
                    {"expect_text": {"role": "status", "value": "All reminders snoozed",
                                     "within": {"role": "region", "name": "Reminders"}}}],
                   "pass", "relaxed"),
+    "shown-text": ([{"expect_visible": {"text": "Next reminder at 09:00"}}], "pass", "relaxed"),
     "shown-several": ([{"click": {"role": "button", "name": "Clear done"}}],
                       "fail", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
