@@ -93,11 +93,17 @@ _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|%|[^\W\d_]+")
 
 def tokens(text: str) -> list[str]:
     """Normalised words and numbers of ``text`` ("Roast: Light" -> [roast, light],
-    "$1,798.65" -> [1798.65], "250g" -> [250, g])."""
+    "$1,798.65" -> [1798.65], "250g" -> [250, g], "12.5 %" -> [12.5%])."""
     folded = _fold(text)
     for ch in CURRENCY:
         folded = folded.replace(ch, " ")
-    return [_number(t) if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
+    out: list[str] = []
+    for t in _TOKEN.findall(folded):
+        if t == "%" and out and out[-1][0].isdigit() and not out[-1].endswith("%"):
+            out[-1] += "%"  # a share is another quantity than an amount: "10%" is not "$10"
+            continue
+        out.append(_number(t) if t[0].isdigit() else t)
+    return out
 
 
 _MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
@@ -181,7 +187,8 @@ def day_of(text: str) -> set[str]:
 def _value(tok: str) -> str:
     """A number by its value: "10.00" and "10" are the same amount, "2.50" and "2.5"."""
     if _is_number(tok) and "." in tok and "-" not in tok:
-        tok = tok.rstrip("0").rstrip(".")
+        share = tok.endswith("%")
+        tok = tok.rstrip("%").rstrip("0").rstrip(".") + ("%" if share else "")
     return tok
 
 
