@@ -62,8 +62,8 @@ _WRONG_WIDGET = ("not an <input>", "not a <select>", "not a checkbox", "Not a ch
 # scope it was looked for in (the region that shows it)
 MESSAGE_ROLES = frozenset({"alert", "status", "log", "note"})
 # What a person reads in an element: its text with each field showing the value the app put
-# in it and each dropdown its chosen option (innerText has neither a field's value nor which
-# option is chosen, and lists every option of a dropdown).
+# in it and each dropdown its chosen option (``TEXT_JS``, what the step itself read, has no
+# field's value).
 _SEEN_JS = """els => els.map(root => {
   const out = [];
   const walk = node => {
@@ -510,8 +510,7 @@ async def rescue(ctx: StepContext, step: CheckStep, exc: StepFailed,
             if shown is not None and shown != " ".join(as_text(target or "").split()) and (
                     matches(step.params.get("value"), shown, contains=contains)
                     or same_words(value, shown, contains=contains)):
-                # the value is in a field of the row ("18" / "20" in two boxes), or the
-                # dropdown's chosen option, not among its other options
+                # the value is in a field of the row ("18" / "20" in two boxes)
                 return Rescue("relaxed", f"what its fields show: {shown[:120]!r}")
     except (PWError, asyncio.TimeoutError):
         return None
