@@ -46,7 +46,8 @@ def write_proof(bench_task: BenchTask, report: object) -> Path:
     record = {"task": bench_task.id, "fingerprint": fingerprint(bench_task),
               "proven_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
               "mutant_runs": len(runs),
-              "ladder": getattr(report, "ladder", None), "runs": runs}
+              "ladder": getattr(report, "ladder", None),
+              "judge": getattr(report, "judge", None), "runs": runs}
     path = proof_path(bench_task)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(_format(record))
@@ -71,6 +72,17 @@ def proof_state(bench_task: BenchTask) -> ProofState:
     except (OSError, ValueError, AttributeError):
         return "unproven"
     return "proven" if recorded == fingerprint(bench_task) else "stale"
+
+
+def proof_judge(bench_task: BenchTask) -> str | None:
+    """The fingerprint of the judge that made the recorded proof
+    (``asuka.uiagents.scripted.code_fingerprint``), None when the proof does not say (proofs
+    from before it was recorded)."""
+    try:
+        judge = json.loads(proof_path(bench_task).read_text()).get("judge")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return judge if isinstance(judge, str) else None
 
 
 def proven_with_ladder(bench_task: BenchTask) -> bool:

@@ -30,8 +30,10 @@ def validate(
     drafts: Annotated[bool, typer.Option(
         "--drafts", help="With --mutants and no ids: the draft tasks too.")] = False,
     skip_proven: Annotated[bool, typer.Option(
-        "--skip-proven", help="With --mutants: leave out tasks whose proof.json is current, "
-                              "so an interrupted proving run resumes.")] = False,
+        "--skip-proven", help="With --mutants: leave out tasks whose proof.json is current "
+                              "(the task as it is, proven by the judge as it is), so an "
+                              "interrupted proving run resumes and a changed judge re-proves "
+                              "what it made stale.")] = False,
     lint_markup: Annotated[bool, typer.Option(
         "--lint-markup", help="List every check step that reads the reference app's markup "
                               "(ids, classes, data-* attributes, test ids) or wording the PRD "
@@ -81,11 +83,13 @@ def validate(
         err.print(f"[red]{len(warnings)} markup problem(s)[/red] (--strict-markup)")
         raise typer.Exit(1)
     if mutants:
-        from asuka.benchmark.proof import proof_state
+        from asuka.benchmark.proof import proof_judge, proof_state
         from asuka.proving.mutants import check_mutants_cli
+        from asuka.uiagents.scripted.code_fingerprint import judge_fingerprint
 
         if skip_proven:
-            proven = [t.id for t in tasks if proof_state(t) == "proven"]
+            proven = [t.id for t in tasks if proof_state(t) == "proven"
+                      and proof_judge(t) == judge_fingerprint()]
             tasks = [t for t in tasks if t.id not in proven]
             if proven:
                 console.print(f"skipping {len(proven)} proven task(s): {', '.join(proven)}",
@@ -104,7 +108,8 @@ def validate(
 
 def _print_proofs(tasks: list) -> None:
     """Which tasks a complete mutants run has proven in their current version."""
-    from asuka.benchmark.proof import proof_state, proven_with_ladder
+    from asuka.benchmark.proof import proof_judge, proof_state, proven_with_ladder
+    from asuka.uiagents.scripted.code_fingerprint import judge_fingerprint
 
     by_state: dict[str, list[str]] = {"proven": [], "stale": [], "unproven": []}
     for t in tasks:
@@ -112,11 +117,16 @@ def _print_proofs(tasks: list) -> None:
     parts = [f"{len(ids)} {state}" + (f" ({', '.join(ids)})" if ids and state != "proven"
                                       else "")
              for state, ids in by_state.items() if ids]
-    before = [i for i in by_state["proven"]
-              if not proven_with_ladder(next(t for t in tasks if t.id == i))]
-    if before:
-        parts[0] += f" ({len(before)} before the ladder: {', '.join(before)})"
-    colour = ("green" if not by_state["stale"] and not by_state["unproven"] and not before
+    proven = [t for t in tasks if t.id in by_state["proven"]]
+    before = [t.id for t in proven if not proven_with_ladder(t)]
+    # a proof shows what the judge of its day decided: a rung added since may let a mutant pass
+    other_judge = [t.id for t in proven if proof_judge(t) != judge_fingerprint()]
+    notes = ([f"{len(before)} before the ladder: {', '.join(before)}"] if before else []) + (
+        [f"{len(other_judge)} by another judge than today's: {', '.join(other_judge)}"]
+        if other_judge else [])
+    if notes:
+        parts[0] += f" ({'; '.join(notes)})"
+    colour = ("green" if not by_state["stale"] and not by_state["unproven"] and not notes
               else "yellow")
     console.print(f"[{colour}]proofs[/{colour}] " + ", ".join(parts)
                   + ("; prove with `asuka validate --mutants ID`" if colour == "yellow" else ""),

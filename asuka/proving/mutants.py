@@ -32,6 +32,8 @@ from asuka.schema import BenchTask, RoundEvaluation
 from asuka.uiagents import UIAgent
 from asuka.uiagents import get as get_ui_agent
 from asuka.uiagents.scripted.agent import NOT_RUN_AFTER_FAILURE
+from asuka.uiagents.scripted.code_fingerprint import judge_fingerprint
+from asuka.uiagents.scripted.criterion import BACKEND as SCRIPTED
 
 # More patient than a run's defaults (action 3 s, assertion 1.5 s): a proof must not fail a
 # correct reference because the machine was busy; only failing checks pay the extra wait.
@@ -60,6 +62,9 @@ class TaskMutantReport:
     # the resolution ladder's deterministic rungs were on (asuka.uiagents.scripted.ladder): a relaxed or
     # adapted step let no mutant pass
     ladder: bool | None = None
+    # the fingerprint of the judge's code that decided the runs
+    # (asuka.uiagents.scripted.code_fingerprint); None for another UI agent
+    judge: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -108,7 +113,8 @@ async def check_task(bench_task: BenchTask, ui_agent: UIAgent, deployer: Deploye
                      concurrency: int = 3, progress=None, features: list[str] | None = None,
                      log: Callable[[str], None] | None = None) -> TaskMutantReport:
     task = bench_task.task
-    report = TaskMutantReport(task.id, ladder=getattr(ui_agent, "ladder", None))
+    judge = judge_fingerprint() if ui_agent.name == SCRIPTED else None
+    report = TaskMutantReport(task.id, ladder=getattr(ui_agent, "ladder", None), judge=judge)
     settings = EvalSettings(protocol="flat", concurrency=concurrency, max_retry=1)
     root = Path(bench_task.root)
     plan = plan_for(bench_task, features)

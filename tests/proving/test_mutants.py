@@ -12,11 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 from asuka.benchmark.loading import load_tasks
-from asuka.benchmark.proof import proof_state, proven_with_ladder, write_proof
+from asuka.benchmark.proof import proof_judge, proof_state, proven_with_ladder, write_proof
 from asuka.cli import app
 from asuka.deploy import Deployer
 from asuka.proving.mutants import MUTANT_UI_DEFAULTS, MutantResult, TaskMutantReport, check_task
 from asuka.uiagents import get as get_ui_agent
+from asuka.uiagents.scripted.code_fingerprint import judge_fingerprint, source_fingerprint
 from tests.builders import FIXTURES
 
 MINI = FIXTURES / "bench"
@@ -59,9 +60,18 @@ def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
     write_proof(bt, report)
     assert proof_state(bt) == "proven" and not proven_with_ladder(bt)
     res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
-    assert "1 proven (1 before the ladder: mini-todo)" in res.output, res.output
+    assert "1 proven (1 before the ladder: mini-todo; 1 by another judge" in res.output, \
+        res.output
     write_proof(bt, TaskMutantReport("mini-todo", report.results, ladder=True))
     assert proof_state(bt) == "proven" and proven_with_ladder(bt)
+    # a proof names the judge that made it: one made by another judge is named as such
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
+    assert "1 proven (1 by another judge than today's: mini-todo)" in res.output, res.output
+    write_proof(bt, TaskMutantReport("mini-todo", report.results, ladder=True,
+                                     judge=judge_fingerprint()))
+    assert proof_judge(bt) == judge_fingerprint()
+    res = CliRunner().invoke(app, ["validate", "--bench", str(bench), "mini-todo"])
+    assert "proofs 1 proven\n" in res.output, res.output
     yaml_path = task_dir / "task.yaml"
     yaml_path.write_text(yaml_path.read_text() + "status: draft\n")  # promotion/demotion
     (bt,) = load_tasks(bench, ["mini-todo"])
@@ -73,6 +83,23 @@ def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
     assert "1 stale (mini-todo)" in res.output, res.output
     (task_dir / "proof.json").write_text("{not json")
     assert proof_state(bt) == "unproven"
+
+
+def test_the_judge_fingerprint_follows_code_not_comments(tmp_path: Path) -> None:
+    """A proof records the judge's code by its syntax: a comment or docstring edited leaves
+    the fingerprint as it was, a changed constant (a script run in the page) changes it."""
+    mod = tmp_path / "rung.py"
+
+    def fp(text: str) -> str:
+        mod.write_text(text)
+        return source_fingerprint([mod], tmp_path)
+
+    base = fp('"""Doc."""\nJS = "el => el.innerText"\ndef f(x):\n    return x + 1\n')
+    assert fp('"""Other doc."""\n# why\nJS = "el => el.innerText"\n'
+              'def f(x):\n    """f."""\n    return x + 1  # one more\n') == base
+    assert fp('"""Doc."""\nJS = "el => el.textContent"\ndef f(x):\n    return x + 1\n') != base
+    assert fp('"""Doc."""\nJS = "el => el.innerText"\ndef f(x):\n    return x + 2\n') != base
+    assert len(judge_fingerprint()) == 16
 
 
 def test_mutants_feature_selection() -> None:
