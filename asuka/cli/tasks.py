@@ -94,6 +94,10 @@ def validate(
             if proven:
                 console.print(f"skipping {len(proven)} proven task(s): {', '.join(proven)}",
                               highlight=False, soft_wrap=True)
+            again = [t.id for t in tasks if proof_state(t) == "proven"]
+            if again:
+                console.print(f"proving again {len(again)} task(s) proven by another judge: "
+                              f"{', '.join(again)}", highlight=False, soft_wrap=True)
             if not tasks:
                 return
         try:

@@ -85,6 +85,22 @@ def test_a_proof_goes_stale_when_the_task_changes(tmp_path: Path) -> None:
     assert proof_state(bt) == "unproven"
 
 
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_skip_proven_proves_again_what_another_judge_proved(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    shutil.copytree(MINI, bench)
+    (bt,) = load_tasks(bench, ["mini-todo"])
+    write_proof(bt, TaskMutantReport("mini-todo", [MutantResult(None, "ok", set(), set())],
+                                     ladder=True, judge="0" * 16))
+    res = CliRunner().invoke(app, ["validate", "--mutants", "--skip-proven", "--bench",
+                                   str(bench), "mini-todo", "--feature", "reference",
+                                   "--ui-opt", "assert_timeout_s=4"])
+    assert res.exit_code == 0, res.output
+    assert "proving again 1 task(s) proven by another judge: mini-todo" in res.output
+    assert "] reference: ok" in res.output and "skipping" not in res.output
+
+
 def test_the_judge_fingerprint_follows_code_not_comments(tmp_path: Path) -> None:
     """A proof records the judge's code by its syntax: a comment or docstring edited leaves
     the fingerprint as it was, a changed constant (a script run in the page) changes it."""
