@@ -74,14 +74,19 @@ def proof_state(bench_task: BenchTask) -> ProofState:
     return "proven" if recorded == fingerprint(bench_task) else "stale"
 
 
+def _recorded(bench_task: BenchTask, key: str) -> Any:
+    """One field of the recorded proof; None without a readable proof."""
+    try:
+        return json.loads(proof_path(bench_task).read_text()).get(key)
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def proof_judge(bench_task: BenchTask) -> str | None:
     """The fingerprint of the judge that made the recorded proof
     (``asuka.uiagents.scripted.code_fingerprint``), None when the proof does not say (proofs
     from before it was recorded)."""
-    try:
-        judge = json.loads(proof_path(bench_task).read_text()).get("judge")
-    except (OSError, ValueError, AttributeError):
-        return None
+    judge = _recorded(bench_task, "judge")
     return judge if isinstance(judge, str) else None
 
 
@@ -89,7 +94,4 @@ def proven_with_ladder(bench_task: BenchTask) -> bool:
     """Whether the recorded proof ran with the resolution ladder on (today's default). A proof
     from before the ladder still proves the checks as written, but not that a relaxed or
     adapted step cannot let one of its mutants through."""
-    try:
-        return json.loads(proof_path(bench_task).read_text()).get("ladder") is True
-    except (OSError, ValueError, AttributeError):
-        return False
+    return _recorded(bench_task, "ladder") is True
