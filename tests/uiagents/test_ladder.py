@@ -411,6 +411,20 @@ CHECKS = {
     "shown-text": ([{"expect_visible": {"text": "Next reminder at 09:00"}}], "pass", "relaxed"),
     "shown-several": ([{"click": {"role": "button", "name": "Clear done"}}],
                       "fail", "scripted"),
+    # a field by its own label, never by a wrapped dropdown's options ("Show [All cars]")
+    "own-label": ([{"choose": {"label": "Car", "option": "Polo"}},
+                   {"select": {"label": "Car", "option": "Golf"}},
+                   {"choose": {"label": "Car", "option": "Polo"}},
+                   {"expect_value": {"label": "Car", "value": "Polo"}},
+                   {"expect_value": {"css": "#show", "value": "all"}}], "pass", "scripted"),
+    # an unnamed item found by its text inside the region the check names; one of another
+    # region is not taken for it
+    "scoped-item": ([{"expect_visible": {"role": "listitem", "name": "Tile saw",
+                                         "within": {"role": "region", "name": "On loan"}}}],
+                    "pass", "relaxed"),
+    "other-region": ([{"expect_visible": {"role": "listitem", "name": "Step ladder",
+                                          "within": {"role": "region", "name": "On loan"}}}],
+                     "not_found", "scripted"),
     # what must still fail: nothing like it, an ambiguous name, an option nobody offers
     "absent": ([{"expect_visible": {"role": "link", "name": "Invoices"}}], "not_found",
                "scripted"),
@@ -639,3 +653,26 @@ async def test_charts_are_read_by_pointing_along_them(static_server: Any, broken
     for v in result.verdicts:
         if v.status != "pass":
             assert "chart" in v.seen and "[" not in v.seen or "shows" in v.seen, v.seen
+
+
+@pytest.mark.browser
+async def test_a_chart_sweep_has_no_clock_of_its_own_but_a_stuck_page_fails(
+        static_server: Any) -> None:
+    """A sweep's few hundred pointer moves take what the machine's load makes them (no
+    wall-clock cap on the step, which a busy machine ran out of); a page that stops answering
+    the pointer is caught at that move."""
+    from asuka.uiagents.browsing.locate import StepContext
+    from asuka.uiagents.scripted.steps import step_budget
+
+    ctx = StepContext(page=None, base_url="", action_timeout_s=2)  # type: ignore[arg-type]
+    sweep = CheckStep.model_validate(CHART_CHECKS[0][0])
+    assert step_budget(ctx, sweep) is None
+    assert step_budget(ctx, CheckStep.model_validate({"click": {"text": "x"}})) is not None
+    server = static_server(CHART)
+    session = await ScriptedUIAgent(assert_timeout_s=1, action_timeout_s=0.5).open(server.url)
+    try:
+        result = await session.evaluate(task([{"goto": "/?broken=stuck"}, *CHART_CHECKS[0]]))
+    finally:
+        await session.close()
+    (v,) = result.verdicts
+    assert v.status == "fail" and "stopped responding" in v.reason, v

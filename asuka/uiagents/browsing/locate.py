@@ -199,6 +199,48 @@ def first_match(ctx: StepContext, spec: Locator) -> PWLocator:
     return loc if spec.nth is not None else loc.first
 
 
+# each match's own labels: aria-label, aria-labelledby's and its <label>s' text without the
+# controls a label wraps (Playwright's label match reads a wrapped <select>'s options too, so
+# "Car" found the "Show [All cars]" filter)
+_OWN_LABELS_JS = """els => els.map(e => {
+  const own = n => { const c = n.cloneNode(true);
+    c.querySelectorAll('select, option, optgroup, datalist, textarea').forEach(x => x.remove());
+    return c.textContent || ''; };
+  const said = [e.getAttribute('aria-label') || ''];
+  (e.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean).forEach(id => {
+    const l = document.getElementById(id); if (l) said.push(own(l)); });
+  Array.from(e.labels || []).forEach(l => said.push(own(l)));
+  return said.map(t => t.replace(/\\s+/g, ' ').trim()).filter(Boolean);
+})"""
+
+
+def _label_says(spec: Locator, label: str) -> bool:
+    assert spec.label is not None
+    pat = to_pattern(spec.label)
+    if not isinstance(pat, str):
+        return bool(pat.search(label))
+    want = collapse(pat)
+    return label == want if spec.exact else want.casefold() in label.casefold()
+
+
+async def own_label(ctx: StepContext, spec: Locator, target: PWLocator) -> PWLocator:
+    """``target`` (``first_match(ctx, spec)``), or for a field found by its label, the match
+    whose own label says it when another matched only by a wrapped control's options. Matches
+    the page does not have yet, or all alike, leave ``target`` as it is."""
+    if spec.label is None:
+        return target
+    every = build_locator(ctx.page, spec.model_copy(update={"nth": None}))
+    try:
+        labels = await every.evaluate_all(_OWN_LABELS_JS)
+    except PWError:
+        return target
+    keep = [i for i, said in enumerate(labels) if any(_label_says(spec, t) for t in said)]
+    if not keep or len(keep) == len(labels):
+        return target
+    k = 0 if spec.nth is None else spec.nth
+    return every.nth(keep[k]) if -len(keep) <= k < len(keep) else target
+
+
 async def no_match(ctx: StepContext, spec: Locator) -> str:
     """Why nothing matches: the ``within`` scope, too few matches for ``nth``, or nothing."""
     try:

@@ -32,7 +32,7 @@ from playwright.async_api import Error as PWError
 from playwright.async_api import Locator as PWLocator
 
 from asuka.schema import Locator
-from asuka.uiagents.browsing.locate import StepContext, as_text, build_locator
+from asuka.uiagents.browsing.locate import StepContext, as_text, build_locator, own_label
 from asuka.uiagents.scripted import structure
 from asuka.uiagents.scripted.relax import (
     LABELLED_ROLES,
@@ -125,7 +125,7 @@ async def _resolve(ctx: StepContext, spec: Locator, snapshot: str, roles: frozen
     ``snapshot`` (taken of ``root``, the step's scope, or of the page)."""
     loc = build_locator(ctx.page, spec)
     if await loc.count():
-        return loc.first if spec.nth is None else loc
+        return await own_label(ctx, spec, loc.first if spec.nth is None else loc)
     name = _field_name(spec)
     if name is None:
         return None

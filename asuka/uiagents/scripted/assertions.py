@@ -18,6 +18,7 @@ from asuka.uiagents.browsing.locate import (
     first_match,
     matches,
     no_match,
+    own_label,
     poll,
 )
 
@@ -29,7 +30,8 @@ async def _on_first(ctx: StepContext, step: CheckStep, js: str, judge: Any, arg:
     target = first_match(ctx, step.locator)
 
     async def probe() -> tuple[bool, str]:
-        vals = await target.evaluate_all(js, arg)  # does not wait for a match
+        # does not wait for a match
+        vals = await (await own_label(ctx, step.locator, target)).evaluate_all(js, arg)
         if not vals:
             return False, await no_match(ctx, step.locator)  # type: ignore[arg-type]
         return judge(vals[0])

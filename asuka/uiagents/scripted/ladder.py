@@ -310,7 +310,8 @@ async def relaxed_locator(ctx: StepContext, spec: Locator, *, presence: bool,
             notes.append(f"the text {pattern}")
     else:
         r = relax_locator(inner, snapshot, presence=presence)
-        if r is None and current.within is None:
+        if r is None:
+            # found on the whole page, taken only where it is inside the scope (below)
             r = await _structural(ctx, inner, action=action)
         if r is None and not unscoped:
             # without its scope, a film's 19:30 could be another film's

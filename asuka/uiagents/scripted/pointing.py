@@ -17,10 +17,15 @@ terms:
 The chart is the located element's largest ``<svg>`` or ``<canvas>`` (or the element itself).
 A reading is what the page says only while the pointer is there: the lines of the page's text
 that were not there with the pointer away from it.
+
+A sweep is a few hundred pointer moves, so its time follows the machine's load more than the
+app's: it has no wall-clock cap of its own (``steps.step_budget``), only a stall watchdog: a
+position the page does not answer within ``STALL_FACTOR`` action timeouts is a stuck page.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 
@@ -39,6 +44,7 @@ from asuka.uiagents.browsing.locate import (
 # pointer positions across the plot, and the heights tried (bars grow from the bottom)
 STEPS = 120
 HEIGHTS = (0.7, 0.45)
+STALL_FACTOR = 2
 _TEXT_JS = "() => document.body.innerText"
 # the chart inside the located element: its largest svg or canvas, marked for the pointer
 _CHART_JS = """(el, mark) => {
@@ -77,7 +83,8 @@ class _Chart:
                 from None
         try:
             self.mark = str(next(_mark))
-            names = await loc.first.evaluate(_CHART_JS, self.mark)
+            names = await loc.first.evaluate(_CHART_JS, self.mark,
+                                             timeout=self.ctx.action_timeout_s * 1000)
             self.chart = self.page.locator(f"[data-asuka-chart='{self.mark}']")
             await self.chart.scroll_into_view_if_needed(timeout=self.ctx.action_timeout_s * 1000)
             self.box = await self.chart.bounding_box()
@@ -90,9 +97,25 @@ class _Chart:
 
     async def away(self) -> Counter[str]:
         """The page's lines with the pointer off the chart."""
-        await self.page.mouse.move(max(self.box["x"] - 40, 0), max(self.box["y"] - 40, 0))
-        await self.page.wait_for_timeout(50)
-        return Counter(_lines(await self.page.evaluate(_TEXT_JS)))
+        return Counter(await self.read(max(self.box["x"] - 40, 0),
+                                           max(self.box["y"] - 40, 0), pause_ms=50))
+
+    async def read(self, x: float | None = None, y: float | None = None,
+                   pause_ms: float = 0) -> list[str]:
+        """The page's lines with the pointer moved to (x, y) (or where it is); a page that does
+        not answer in time is stuck (a busy machine slows each move, never by seconds)."""
+        async def moved() -> list[str]:
+            if x is not None and y is not None:
+                await self.page.mouse.move(x, y)
+            if pause_ms:
+                await self.page.wait_for_timeout(pause_ms)
+            return _lines(await self.page.evaluate(_TEXT_JS))
+
+        try:
+            return await asyncio.wait_for(moved(), STALL_FACTOR * self.ctx.action_timeout_s)
+        except asyncio.TimeoutError:
+            raise StepFailed("the page stopped responding while the pointer moved along the "
+                             "chart (stuck script?)") from None
 
     async def sweep(self, until: re.Pattern[str] | None = None,
                     heights: tuple[float, ...] = HEIGHTS) -> list[list[str]]:
@@ -104,8 +127,7 @@ class _Chart:
         for height in heights:
             y = self.box["y"] + self.box["height"] * height
             for i in range(1, STEPS):
-                await self.page.mouse.move(x0 + w * i / STEPS, y)
-                now = _lines(await self.page.evaluate(_TEXT_JS))
+                now = await self.read(x0 + w * i / STEPS, y)
                 left = base.copy()
                 new = []
                 for line in now:
@@ -141,8 +163,8 @@ async def point_at(ctx: StepContext, step: CheckStep) -> None:
 
 
 async def _showing(chart: _Chart, at: str) -> bool:
-    text = await chart.page.evaluate(_TEXT_JS)
-    return bool(_word(at).search(text))
+    lines = await chart.read()
+    return any(_word(at).search(line) for line in lines)
 
 
 async def expect_points(ctx: StepContext, step: CheckStep) -> None:
