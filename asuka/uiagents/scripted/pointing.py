@@ -97,8 +97,8 @@ class _Chart:
 
     async def away(self) -> Counter[str]:
         """The page's lines with the pointer off the chart."""
-        return Counter(await self.read(max(self.box["x"] - 40, 0),
-                                           max(self.box["y"] - 40, 0), pause_ms=50))
+        return Counter(await self.read(max(self.box["x"] - 40, 0), max(self.box["y"] - 40, 0),
+                                       pause_ms=50))
 
     async def read(self, x: float | None = None, y: float | None = None,
                    pause_ms: float = 0) -> list[str]:
